@@ -1,0 +1,16 @@
+// The subcommands of eevdf-check. Each registers its flags on the CLI11 app and
+// returns the process exit code when run; main() owns only dispatch.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>  // the run callback
+
+namespace eevdf::cli {
+
+using Run = std::function<int()>;
+
+// Adds `replay` to `app`; the returned callback runs it once the flags are parsed.
+Run add_replay(CLI::App& app);
+
+}  // namespace eevdf::cli

@@ -1,0 +1,57 @@
+// eevdf-check: flags, dispatch and exit codes. Everything else lives in libraries.
+// Exit codes (house rule 6): 0 clean, 1 a property or expectation failed,
+// 2 bad input or usage, 3 an internal assertion of this tool.
+#include <CLI/CLI.hpp>
+
+#include <csignal>
+#include <iostream>
+#include <map>
+#include <unistd.h>
+
+#include "base/assert.h"
+#include "cli/commands.h"
+
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitInternal = 3;
+
+// A standard assert() or std::terminate ends in abort(); report it as exit code 3
+// rather than as a signal, so that scripts see an internal error distinctly.
+extern "C" void on_abort(int) {
+  static const char message[] = "eevdf-check: internal error (abort)\n";
+  (void)!write(2, message, sizeof message - 1);
+  _exit(kExitInternal);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::signal(SIGABRT, on_abort);
+  CLI::App app{"eevdf-check: a deterministic model checker for the Linux EEVDF scheduler"};
+  app.require_subcommand(1);
+  app.footer("Exit codes: 0 clean, 1 a property or expectation failed, 2 bad input or usage, 3 internal error.");
+  std::map<CLI::App*, eevdf::cli::Run> runs;
+  CLI::App* replay = nullptr;
+  eevdf::cli::Run run_replay = eevdf::cli::add_replay(app);
+  replay = app.get_subcommand("replay");
+  runs[replay] = run_replay;
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  try {
+    for (const auto& [sub, run] : runs)
+      if (sub->parsed()) return run();
+  } catch (const eevdf::InternalError& e) {
+    std::cerr << "eevdf-check: " << e.what() << "\n";
+    return kExitInternal;
+  }
+  return kExitUsage;
+}

@@ -1,0 +1,73 @@
+// `eevdf-check replay FILE...`: flags and files; the work is eevdf::replay::replay.
+#include <fmt/format.h>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.h"
+#include "model/injections.h"
+#include "replay/replay.h"
+
+namespace eevdf::cli {
+namespace {
+
+struct ReplayFlags {
+  std::vector<std::string> files;
+  std::string arith;
+  std::vector<std::string> injections;
+  std::string dump;
+};
+
+std::vector<std::string> injection_names() {
+  std::vector<std::string> names;
+  for (const auto& i : model::kInjections) names.emplace_back(i.name);
+  return names;
+}
+
+replay::Options to_options(const ReplayFlags& flags) {
+  replay::Options options;
+  if (flags.arith == "kernel") options.arith = trace::Arith::kernel;
+  if (flags.arith == "ideal") options.arith = trace::Arith::ideal;
+  if (flags.arith == "both") options.arith = trace::Arith::both;
+  options.injections = flags.injections;
+  if (flags.dump == "active") options.dump = replay::Dump::active_cpus;
+  if (flags.dump == "full") options.dump = replay::Dump::full;
+  return options;
+}
+
+int run(const ReplayFlags& flags) {
+  const replay::Options options = to_options(flags);
+  replay::Outcome result = replay::Outcome::clean;
+  for (const std::string& file : flags.files) {
+    std::ifstream in(file);
+    if (!in) {
+      std::cerr << fmt::format("{}: cannot open file\n", file);
+      result = replay::worst(result, replay::Outcome::bad_input);
+      continue;
+    }
+    result = replay::worst(result, replay::replay(in, file, options, std::cout, std::cerr));
+  }
+  return static_cast<int>(result);
+}
+
+}  // namespace
+
+Run add_replay(CLI::App& app) {
+  auto flags = std::make_shared<ReplayFlags>();
+  CLI::App* cmd = app.add_subcommand("replay", "Replay traces through the model and check their expectations");
+  cmd->add_option("files", flags->files, "Trace files")->required();
+  cmd->add_option("--arith", flags->arith, "Arithmetic: kernel, ideal or both (default: the trace's `arith`)")
+      ->check(CLI::IsMember({"kernel", "ideal", "both"}));
+  cmd->add_option("--inject", flags->injections, "Switch on a historical bug (BUGS.md); repeatable")
+      ->check(CLI::IsMember(injection_names()))
+      ->take_last()
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1);
+  // `--dump` and `--dump=full` only: a flag never swallows the next word (a file).
+  cmd->add_flag("--dump{active}", flags->dump, "Print the state as JSON after every event (`--dump=full`: every CPU)")
+      ->check(CLI::IsMember({"active", "full"}));
+  return [flags] { return run(*flags); };
+}
+
+}  // namespace eevdf::cli

@@ -1,0 +1,14 @@
+// Semantics profiles (TRACE_FORMAT.md, Header): which kernel the model follows.
+#pragma once
+
+#include <array>        // the table
+#include <string_view>  // names
+
+namespace eevdf::model {
+
+// `6.18`: v6.18.2 with the tree's min_slice kept exact (EEVDF_MODEL.md §3.3).
+// `6.12` (Debian 6.12.117) joins when its profile exists.
+inline constexpr std::array<std::string_view, 1> kProfiles{"6.18"};
+inline constexpr std::string_view kDefaultProfile = "6.18";
+
+}  // namespace eevdf::model

@@ -1,0 +1,33 @@
+// `replay`: run one trace through the model, evaluate its expectations, report.
+// The CLI only parses flags and opens files; the work lives here.
+#pragma once
+
+#include <istream>   // the trace
+#include <optional>  // option overrides
+#include <ostream>   // reports
+#include <string>    // names
+#include <vector>    // repeated options
+
+#include "trace/trace.h"
+
+namespace eevdf::replay {
+
+// The exit codes of TRACE_FORMAT.md and house rule 6; they never blur.
+enum class Outcome { clean = 0, failed = 1, bad_input = 2, internal = 3 };
+
+enum class Dump { none, active_cpus, full };
+
+struct Options {
+  std::optional<trace::Arith> arith;    // --arith; default: the trace's `arith`
+  std::vector<std::string> injections;  // --inject NAME, repeatable
+  Dump dump = Dump::none;
+};
+
+// Replays `in` (named `file` in messages). Reports go to `out`, errors to `err`.
+Outcome replay(std::istream& in, const std::string& file, const Options& options, std::ostream& out,
+               std::ostream& err);
+
+// The worst of several outcomes (a replay of several files exits with the highest).
+Outcome worst(Outcome a, Outcome b);
+
+}  // namespace eevdf::replay

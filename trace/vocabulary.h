@@ -1,0 +1,21 @@
+// The names a trace may use that the trace library itself does not own: profiles,
+// features and injections (model/), properties and measures (properties/). The
+// caller supplies them, so that the parser can say "did you mean" at the column.
+#pragma once
+
+#include <string>  // names
+#include <vector>  // name lists
+
+namespace eevdf::trace {
+
+struct Vocabulary {
+  std::vector<std::string> profiles;
+  std::vector<std::string> features;
+  std::vector<std::string> injections;
+  std::vector<std::string> properties;  // pass/fail and measures alike
+  std::vector<std::string> measures;    // the measure properties only
+
+  static bool contains(const std::vector<std::string>& names, const std::string& name);
+};
+
+}  // namespace eevdf::trace
