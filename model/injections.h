@@ -3,9 +3,21 @@
 #pragma once
 
 #include <array>        // the table
+#include <bitset>       // InjectionSet
+#include <cstddef>      // std::size_t
+#include <optional>     // lookup by name
 #include <string_view>  // names
 
 namespace eevdf::model {
+
+enum class Injection : std::size_t {
+  reweight_unscaled_lag,
+  reweight_unclamped_lag,
+  parity_ignores_min_slice,
+  buddy_accepts_delayed,
+  iowait_dec_new_rq,
+  stale_min_slice,
+};
 
 struct InjectionInfo {
   std::string_view name;
@@ -20,5 +32,22 @@ inline constexpr std::array<InjectionInfo, 6> kInjections{{
     {"iowait_dec_new_rq", "ec618b84f6e1 (same kind)"},
     {"stale_min_slice", "sched/fair: Fix rb augmented with multi fields (2026)"},
 }};
+
+inline std::optional<Injection> injection_by_name(std::string_view name) {
+  for (std::size_t i = 0; i < kInjections.size(); ++i)
+    if (kInjections[i].name == name) return static_cast<Injection>(i);
+  return std::nullopt;
+}
+
+// The historical bugs switched on for one replay; empty for the faithful model.
+class InjectionSet {
+ public:
+  bool on(Injection i) const { return bits_[static_cast<std::size_t>(i)]; }
+  void set(Injection i) { bits_[static_cast<std::size_t>(i)] = true; }
+  bool none() const { return bits_.none(); }
+
+ private:
+  std::bitset<kInjections.size()> bits_;
+};
 
 }  // namespace eevdf::model

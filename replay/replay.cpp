@@ -2,36 +2,77 @@
 // events to the engine, evaluate expectations. See replay.h.
 #include "replay/replay.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <sstream>
 
 #include "base/assert.h"
 #include "replay/engine.h"
 #include "replay/vocabulary.h"
 #include "trace/error.h"
+#include "trace/line.h"
 #include "trace/reader.h"
 #include "trace/static_rules.h"
 
 namespace eevdf::replay {
 namespace {
 
-Outcome run(trace::TraceReader& reader, const Options& options, std::ostream& out) {
+// Which cross-arithmetic queries a trace makes, found by a cheap first pass so that
+// the costly shadow model runs only when a query needs it.
+struct Prescan {
+  bool seekable = false;
+  bool kernel_queries = false;  // `expect lag`
+  bool ideal_queries = false;   // `expect ideal.lag`
+};
+
+Prescan prescan(std::istream& in) {
+  Prescan scan;
+  const std::istream::pos_type start = in.tellg();
+  if (start == std::istream::pos_type(-1)) return scan;
+  scan.seekable = true;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.find("lag") == std::string::npos) continue;
+    const trace::detail::Line tokens = trace::detail::tokenize(line, 0);
+    if (tokens.tokens.size() < 2 || tokens.tokens[0].text != "expect") continue;
+    scan.kernel_queries |= tokens.tokens[1].text == "lag";
+    scan.ideal_queries |= tokens.tokens[1].text == "ideal.lag";
+  }
+  in.clear();
+  in.seekg(start);
+  return scan;
+}
+
+Outcome run_pass(std::istream& in, const std::string& file, const Options& options, trace::Arith arith,
+                 const Prescan& scan, std::ostream& out, std::ostream& err) {
+  trace::TraceReader reader(in, file, vocabulary());
   const trace::Header& header = reader.header();
-  std::unique_ptr<Engine> engine = make_engine(header, options, reader.file());
-  trace::StaticRules rules(reader.file());
+  const bool shadow = !scan.seekable || (arith == trace::Arith::kernel ? scan.ideal_queries : scan.kernel_queries);
+  std::unique_ptr<Engine> engine = make_engine({header, options, arith, shadow, file, out, err});
+  trace::StaticRules rules(file);
   for (const trace::Expect& x : header.initial_expects) engine->expect(x);
   std::uint64_t events = 0;
   while (auto statement = reader.next()) {
     if (const trace::Event* e = std::get_if<trace::Event>(&*statement)) {
       rules.check(*e);
-      engine->apply(*e);
       ++events;
+      if (!engine->apply(*e)) break;
     } else {
       engine->expect(std::get<trace::Expect>(*statement));
     }
   }
-  return engine->finish(events, out);
+  return engine->finish(events);
+}
+
+// The arithmetic(s) to run: --arith, else the trace's `arith` header.
+trace::Arith choose_arith(std::istream& in, const std::string& file, const Options& options) {
+  if (options.arith) return *options.arith;
+  const std::istream::pos_type start = in.tellg();
+  trace::TraceReader reader(in, file, vocabulary());
+  const trace::Arith arith = reader.header().arith_or_default();
+  in.clear();
+  if (start != std::istream::pos_type(-1)) in.seekg(start);
+  else if (arith == trace::Arith::both) throw trace::TraceError({file, 0, 0}, "`arith both` needs a seekable input");
+  return arith;
 }
 
 }  // namespace
@@ -39,8 +80,15 @@ Outcome run(trace::TraceReader& reader, const Options& options, std::ostream& ou
 Outcome replay(std::istream& in, const std::string& file, const Options& options, std::ostream& out,
                std::ostream& err) {
   try {
-    trace::TraceReader reader(in, file, vocabulary());
-    return run(reader, options, out);
+    const Prescan scan = prescan(in);
+    const trace::Arith arith = scan.seekable ? choose_arith(in, file, options) : options.arith.value_or(trace::Arith::kernel);
+    if (arith != trace::Arith::both) return run_pass(in, file, options, arith, scan, out, err);
+    const Outcome kernel = run_pass(in, file, options, trace::Arith::kernel, scan, out, err);
+    in.clear();
+    in.seekg(0);
+    Options ideal_options = options;
+    ideal_options.dump = Dump::none;  // with `both` the dump is of the kernel arithmetic
+    return worst(kernel, run_pass(in, file, ideal_options, trace::Arith::ideal, scan, out, err));
   } catch (const trace::TraceError& e) {
     err << e.what() << "\n";
     return Outcome::bad_input;

@@ -20,8 +20,8 @@ inline constexpr std::size_t kLineBytesMax = 64 * 1024;
 inline constexpr int kCpusMax = 4096;
 // TICK_NSEC must stay >= 10 us; real kernels use HZ in 100..1000.
 inline constexpr int kHzMax = 100000;
-// A base slice beyond 10 s is no scenario of interest and eats arithmetic headroom.
-inline constexpr std::uint64_t kBaseSliceNsMax = 10'000'000'000ull;
+// sysctl_sched_base_slice is an unsigned int and the scaling multiplies by up to 8.
+inline constexpr std::uint64_t kBaseSliceNsMax = 0xFFFF'FFFFull / 8;
 inline constexpr std::int64_t kTaskIdMax = 1'000'000'000;
 
 struct Token {

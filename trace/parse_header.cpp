@@ -142,7 +142,9 @@ void HeaderParser::hz(const Context& ctx) {
 void HeaderParser::base_slice(const Context& ctx) {
   const Token& t = ctx.token(1, "a duration such as 700000 or 0.7ms");
   const std::uint64_t ns = ctx.duration(t);
-  if (ns == 0 || ns > kBaseSliceNsMax) ctx.fail_at(t, "base_slice must be within 1ns..10s");
+  if (ns == 0 || ns > kBaseSliceNsMax)
+    ctx.fail_at(t, "base_slice must be within 1ns.." + std::to_string(kBaseSliceNsMax) + "ns",
+                "the kernel keeps the scaled slice in an unsigned int");
   header_.base_slice_ns = ns;
   ctx.expect_end(2);
 }

@@ -1,0 +1,216 @@
+// fair.c, part 3: lag, placement, enqueue, dequeue, delayed dequeue and reweight
+// (EEVDF_MODEL.md §5.3, §6, §9, §10). Included by fair-inl.h only.
+#pragma once
+
+#include "model/machine.h"
+
+namespace eevdf::model {
+
+// §5.3 update_entity_lag(): vlag = V - v, clamped to calc_delta_fair(max(2r, tick)).
+template <class A>
+void Machine<A>::update_entity_lag(cfs_rq<A>& cfs, entity& se, bool clamp) {
+  EEVDF_ASSERT(se.on_rq, "lag of an entity that is not queued");
+  const value vlag = A::s64(avg_vruntime(cfs) - se.vruntime, cfs.overflow, "vlag = V - v");
+  const value limit = calc_delta_fair(cfs, std::max(2 * se.slice, cfg_.tick_nsec), se);
+  se.vlag = clamp ? std::clamp(vlag, value(-limit), limit) : vlag;
+}
+
+// §6.1 place_entity(): vruntime = V - inflated lag; deadline restored or renewed.
+template <class A>
+void Machine<A>::place_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
+  const value V = avg_vruntime(cfs);
+  if (!se.custom_slice) se.slice = cfg_.sysctl_base_slice;
+  value vslice = calc_delta_fair(cfs, se.slice, se);
+  value lag{};
+  if (cfg_.feat(Feature::PLACE_LAG) && cfs.nr_queued > 0 && se.vlag != 0) {
+    std::uint64_t load = cfs.avg_load;
+    if (cfs.curr != nullptr && cfs.curr->on_rq) load += scale_load_down(cfs.curr->load.weight);
+    lag = A::mul(se.vlag, A::from_u64(load + scale_load_down(se.load.weight)), cfs.overflow,
+                 "vlag*(W+w) in place_entity");
+    if (load == 0) load = 1;  // the kernel WARNs and goes on
+    lag = A::div_s64(lag, A::from_u64(load), cfs.overflow, "W as div_s64 divisor in place_entity");
+  }
+  se.vruntime = V - lag;
+  if (se.rel_deadline) {
+    se.deadline = se.deadline + se.vruntime;
+    se.rel_deadline = false;
+    return;
+  }
+  if (cfg_.feat(Feature::PLACE_DEADLINE_INITIAL) && (flags & ENQUEUE_INITIAL) != 0) vslice = A::half(vslice);
+  se.deadline = se.vruntime + vslice;
+}
+
+// §6.2 enqueue_entity(): charge curr, place, account, insert.
+template <class A>
+void Machine<A>::enqueue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
+  const bool curr = cfs.curr == &se;
+  if (curr) place_entity(cfs, se, flags);
+  update_curr(cfs);
+  if (!curr) place_entity(cfs, se, flags);
+  cfs.load_weight += se.load.weight;  // account_entity_enqueue
+  cfs.nr_queued++;
+  if ((flags & ENQUEUE_MIGRATED) != 0) se.exec_start = 0;
+  if (!curr) enqueue_entity_tree(cfs, se);
+  se.on_rq = true;
+}
+
+// §7.2 clear_buddies(): forget `next` only if it is this entity.
+template <class A>
+void Machine<A>::clear_buddies(cfs_rq<A>& cfs, const entity& se) {
+  if (cfs.next == &se) cfs.next = nullptr;
+}
+
+// §7.2 set_next_buddy().
+template <class A>
+void Machine<A>::set_next_buddy(cfs_rq<A>& cfs, entity& se) {
+  EEVDF_ASSERT(se.on_rq, "a buddy is queued");
+  cfs.next = &se;
+}
+
+// §10 set_delayed(): a delayed task no longer counts as runnable.
+template <class A>
+void Machine<A>::set_delayed(cfs_rq<A>& cfs, entity& se) {
+  se.sched_delayed = true;
+  EEVDF_ASSERT(cfs.h_nr_runnable > 0, "h_nr_runnable underflow");
+  cfs.h_nr_runnable--;
+}
+
+// §10 clear_delayed().
+template <class A>
+void Machine<A>::clear_delayed(cfs_rq<A>& cfs, entity& se) {
+  se.sched_delayed = false;
+  cfs.h_nr_runnable++;
+}
+
+// §10 finish_delayed_dequeue_entity(): DELAY_ZERO clips positive lag.
+template <class A>
+void Machine<A>::finish_delayed_dequeue_entity(cfs_rq<A>& cfs, entity& se) {
+  clear_delayed(cfs, se);
+  if (cfg_.feat(Feature::DELAY_ZERO) && se.vlag > 0) se.vlag = value{};
+}
+
+// §6.3 dequeue_entity(): false when the sleep is delayed (DELAY_DEQUEUE).
+template <class A>
+bool Machine<A>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
+  const bool sleep = (flags & DEQUEUE_SLEEP) != 0;
+  update_curr(cfs);
+  clear_buddies(cfs, se);
+  if ((flags & DEQUEUE_DELAYED) != 0) {
+    EEVDF_ASSERT(se.sched_delayed, "DEQUEUE_DELAYED of an entity that is not delayed");
+  } else {
+    const bool delay = sleep && (flags & DEQUEUE_SPECIAL) == 0;
+    EEVDF_ASSERT(!(delay && se.sched_delayed), "a delayed entity sleeps again");
+    if (cfg_.feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(cfs, se)) {
+      set_delayed(cfs, se);
+      return false;
+    }
+  }
+  // BUGS.md reweight_unclamped_lag: the SAVE dequeue of a renice stored raw V - v.
+  const bool clamp = !((flags & DEQUEUE_SAVE) != 0 && cfg_.injected(Injection::reweight_unclamped_lag));
+  update_entity_lag(cfs, se, clamp);
+  if (cfg_.feat(Feature::PLACE_REL_DEADLINE) && !sleep) {
+    se.deadline = se.deadline - se.vruntime;
+    se.rel_deadline = true;
+  }
+  if (&se != cfs.curr) dequeue_entity_tree(cfs, se);
+  se.on_rq = false;
+  EEVDF_ASSERT(cfs.nr_queued > 0 && cfs.load_weight >= se.load.weight, "account_entity_dequeue underflow");
+  cfs.load_weight -= se.load.weight;
+  cfs.nr_queued--;
+  if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE) update_min_vruntime(cfs);
+  if ((flags & DEQUEUE_DELAYED) != 0) finish_delayed_dequeue_entity(cfs, se);
+  return true;
+}
+
+// §10 requeue_delayed_entity(): a wakeup ends the delay; positive lag is re-placed
+// at zero lag (DELAY_ZERO). No update_curr first: V sees curr as last charged.
+template <class A>
+void Machine<A>::requeue_delayed_entity(cfs_rq<A>& cfs, entity& se) {
+  EEVDF_ASSERT(se.sched_delayed && se.on_rq, "requeue of an entity that is not delayed");
+  if (cfg_.feat(Feature::DELAY_ZERO)) {
+    update_entity_lag(cfs, se);
+    if (se.vlag > 0) {
+      cfs.nr_queued--;
+      if (&se != cfs.curr) dequeue_entity_tree(cfs, se);
+      se.vlag = value{};
+      place_entity(cfs, se, 0);
+      if (&se != cfs.curr) enqueue_entity_tree(cfs, se);
+      cfs.nr_queued++;
+    }
+  }
+  clear_delayed(cfs, se);
+}
+
+// §6.2 enqueue_task_fair() for a task entity on the root cfs_rq.
+template <class A>
+void Machine<A>::enqueue_task_fair(rq<A>& rq, task& p, unsigned flags) {
+  entity& se = p.se;
+  if ((flags & ENQUEUE_DELAYED) != 0) {
+    requeue_delayed_entity(rq.cfs, se);
+    return;
+  }
+  EEVDF_ASSERT(!se.on_rq, "enqueue of a queued entity");
+  const bool task_new = (flags & ENQUEUE_WAKEUP) == 0;
+  const unsigned h_nr_runnable = task_new && se.sched_delayed ? 0 : 1;  // a migrating delayed task
+  enqueue_entity(rq.cfs, se, flags);
+  rq.cfs.h_nr_runnable += h_nr_runnable;
+  rq.cfs.h_nr_queued++;
+  rq.nr_running++;  // add_nr_running
+  rq.ever_enqueued = true;
+}
+
+// §6.3 dequeue_entities(): -1 when delayed; completes a delayed sleep with __block_task.
+template <class A>
+int Machine<A>::dequeue_entities(rq<A>& rq, entity& se, unsigned flags) {
+  const bool task_sleep = (flags & DEQUEUE_SLEEP) != 0;
+  const bool task_delayed = (flags & DEQUEUE_DELAYED) != 0;
+  const unsigned h_nr_runnable = task_sleep || task_delayed || !se.sched_delayed ? 1 : 0;
+  if (!dequeue_entity(rq.cfs, se, flags)) return -1;
+  EEVDF_ASSERT(rq.cfs.h_nr_runnable >= h_nr_runnable && rq.cfs.h_nr_queued > 0 && rq.nr_running > 0,
+               "dequeue counter underflow");
+  rq.cfs.h_nr_runnable -= h_nr_runnable;
+  rq.cfs.h_nr_queued--;
+  rq.nr_running--;  // sub_nr_running
+  if (task_delayed) block_task_complete(rq, task_of(se));
+  return 1;
+}
+
+// §6.3 dequeue_task_fair(): false only for a delayed sleep.
+template <class A>
+bool Machine<A>::dequeue_task_fair(rq<A>& rq, task& p, unsigned flags) {
+  return dequeue_entities(rq, p.se, flags) >= 0;
+}
+
+// §9 reweight_entity() for a task: set_user_nice has dequeued it (on_rq == 0), so
+// only the stored lag and a relative deadline are rescaled by old/new weight.
+template <class A>
+void Machine<A>::reweight_entity(cfs_rq<A>& cfs, entity& se, std::uint64_t weight) {
+  EEVDF_ASSERT(!se.on_rq, "tasks are reweighted off the runqueue (§9)");
+  const value old_weight = A::from_u64(se.load.weight);
+  const value new_weight = A::from_u64(weight);
+  if (!cfg_.injected(Injection::reweight_unscaled_lag)) {  // BUGS.md: pre-eab03c23c2a1 kept vlag unscaled
+    const value scaled = A::mul(se.vlag, old_weight, cfs.overflow, "vlag*w_old in reweight_entity");
+    se.vlag = A::div_s64(scaled, new_weight, cfs.overflow, "weight as div_s64 divisor in reweight_entity");
+  }
+  if (se.rel_deadline) {
+    const value scaled = A::mul(se.deadline, old_weight, cfs.overflow, "deadline*w_old in reweight_entity");
+    se.deadline = A::div_s64(scaled, new_weight, cfs.overflow, "weight as div_s64 divisor in reweight_entity");
+  }
+  se.load.weight = weight;
+  se.load.inv_weight = 0;  // update_load_set; reweight_task_fair restores the table inverse
+}
+
+// §9 prio_changed_fair(): a running task reschedules if its nice rose; a queued one
+// gets a wakeup-preemption check.
+template <class A>
+void Machine<A>::prio_changed_fair(rq<A>& rq, task& p, int old_nice) {
+  if (!p.on_rq) return;  // task_on_rq_queued
+  if (rq.cfs.nr_queued == 1) return;
+  if (rq.curr == &p) {
+    if (p.nice > old_nice) resched_curr(rq);
+  } else {
+    wakeup_preempt(rq, p, 0);
+  }
+}
+
+}  // namespace eevdf::model

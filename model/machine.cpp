@@ -1,0 +1,15 @@
+// The one place the model's templates are instantiated, for both arithmetics
+// (house rule 2: one algorithm over an arithmetic policy).
+#include "model/machine.h"
+
+#include "model/arith_ideal.h"
+#include "model/arith_kernel.h"
+#include "model/core-inl.h"
+#include "model/fair-inl.h"
+
+namespace eevdf::model {
+
+template class Machine<KernelArith>;
+template class Machine<IdealArith>;
+
+}  // namespace eevdf::model

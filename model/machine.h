@@ -1,0 +1,129 @@
+// The exact reference model of the v6.18 fair class for tasks on per-CPU runqueues
+// (EEVDF_MODEL.md, §19 for the call sequences), over an arithmetic policy A:
+// KernelArith (bit-exact with the kernel, overflow detected) or IdealArith (exact
+// rationals). Pure: no I/O, clock or randomness; time comes with each event.
+//
+// The public methods are the trace verbs. Each checks legality first and returns a
+// non-empty reason when the event is illegal in the current state (nothing changes
+// then); otherwise it applies the kernel's call sequence and runs every pending
+// reschedule in ascending CPU order (TRACE_FORMAT.md, immediate preemption).
+#pragma once
+
+#include <cstdint>  // times
+#include <string>   // illegal-event reasons
+#include <vector>   // runqueues and tasks
+
+#include "model/config.h"
+#include "model/task.h"
+
+namespace eevdf::model {
+
+enum class io_sleep { none, io, noacct };
+
+template <class A>
+class Machine {
+ public:
+  using value = typename A::value;
+  using entity = sched_entity<A>;
+  using task = task_struct<A>;
+
+  Machine(const Config& config, const std::vector<TaskSpec>& tasks);
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  // The trace verbs (TRACE_FORMAT.md). `t` never decreases. Tasks are indices
+  // into tasks(); cpu -1 means "not given".
+  std::string fork(std::uint64_t t, int p, int cpu);
+  std::string wake(std::uint64_t t, int p, int cpu);
+  std::string sleep(std::uint64_t t, int p, io_sleep io);
+  std::string tick(std::uint64_t t, int cpu);  // cpu -1: every CPU
+  std::string migrate(std::uint64_t t, int p, int cpu);
+  std::string renice(std::uint64_t t, int p, int nice);
+  std::string setslice(std::uint64_t t, int p, std::uint64_t slice_ns);
+  std::string yield(std::uint64_t t, int p);
+  std::string exit(std::uint64_t t, int p);
+
+  // Read-only views for queries, dumps and properties.
+  const Config& config() const { return cfg_; }
+  const std::vector<rq<A>>& rqs() const { return rqs_; }
+  const std::vector<task>& tasks() const { return tasks_; }
+  int task_index(int id) const;  // -1 if undeclared
+  task_state state_of(const task& p) const;
+  std::uint64_t now() const { return now_; }
+  // V of a runqueue as the kernel computes it (§4.1); does not change state.
+  value avg_vruntime_of(int cpu) const;
+  bool eligible(const task& p) const;        // entity_eligible (§4.2)
+  bool protected_slice(const task& p) const;  // protect_slice of curr (§7.3)
+  std::vector<OverflowEvent> drain_overflows(int cpu);
+
+ private:
+  // kernel/sched/fair.c (fair-inl.h)
+  value entity_key(const cfs_rq<A>& cfs, const entity& se) const;
+  value avg_vruntime(const cfs_rq<A>& cfs) const;
+  bool vruntime_eligible(const cfs_rq<A>& cfs, const value& vruntime) const;
+  bool entity_eligible(const cfs_rq<A>& cfs, const entity& se) const;
+  bool entity_before(const cfs_rq<A>& cfs, const entity& a, const entity& b) const;
+  value min_vruntime(const cfs_rq<A>& cfs, const value& a, const value& b) const;
+  void avg_vruntime_add(cfs_rq<A>& cfs, const entity& se);
+  void avg_vruntime_sub(cfs_rq<A>& cfs, const entity& se);
+  void update_min_vruntime(cfs_rq<A>& cfs);
+  std::uint64_t cfs_rq_min_slice(const cfs_rq<A>& cfs) const;
+  void enqueue_entity_tree(cfs_rq<A>& cfs, entity& se);  // __enqueue_entity
+  void dequeue_entity_tree(cfs_rq<A>& cfs, entity& se);  // __dequeue_entity
+  value calc_delta_fair(cfs_rq<A>& cfs, std::uint64_t delta, const entity& se);
+  void set_protect_slice(cfs_rq<A>& cfs, entity& se);
+  void update_protect_slice(cfs_rq<A>& cfs, entity& se);
+  bool protect_slice(const cfs_rq<A>& cfs, const entity& se) const;
+  void cancel_protect_slice(cfs_rq<A>& cfs, entity& se);
+  entity* pick_eevdf(cfs_rq<A>& cfs, bool protect, bool wakeup = false);  // __pick_eevdf
+  bool update_deadline(cfs_rq<A>& cfs, entity& se);
+  void update_curr(cfs_rq<A>& cfs);
+  void update_entity_lag(cfs_rq<A>& cfs, entity& se, bool clamp = true);
+  void place_entity(cfs_rq<A>& cfs, entity& se, unsigned flags);
+  void enqueue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags);
+  void clear_buddies(cfs_rq<A>& cfs, const entity& se);
+  void set_next_buddy(cfs_rq<A>& cfs, entity& se);
+  void set_delayed(cfs_rq<A>& cfs, entity& se);
+  void clear_delayed(cfs_rq<A>& cfs, entity& se);
+  void finish_delayed_dequeue_entity(cfs_rq<A>& cfs, entity& se);
+  bool dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags);
+  void set_next_entity(cfs_rq<A>& cfs, entity& se);
+  entity* pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs);
+  void put_prev_entity(cfs_rq<A>& cfs, entity& prev);
+  void requeue_delayed_entity(cfs_rq<A>& cfs, entity& se);
+  void enqueue_task_fair(rq<A>& rq, task& p, unsigned flags);
+  int dequeue_entities(rq<A>& rq, entity& se, unsigned flags);
+  bool dequeue_task_fair(rq<A>& rq, task& p, unsigned flags);
+  task* pick_task_fair(rq<A>& rq);
+  void check_preempt_wakeup_fair(rq<A>& rq, task& p, unsigned wake_flags);
+  void reweight_entity(cfs_rq<A>& cfs, entity& se, std::uint64_t weight);
+  void yield_task_fair(rq<A>& rq);
+  void prio_changed_fair(rq<A>& rq, task& p, int old_nice);
+
+  // kernel/sched/core.c and syscalls.c (core-inl.h)
+  void resched_curr(rq<A>& rq) { rq.need_resched = true; }
+  void wakeup_preempt(rq<A>& rq, task& p, unsigned wake_flags);
+  void activate_task(rq<A>& rq, task& p, unsigned flags);
+  void deactivate_task(rq<A>& rq, task& p, unsigned flags);
+  void block_task(rq<A>& rq, task& p, unsigned flags);
+  void block_task_complete(rq<A>& rq, task& p);  // __block_task
+  task* pick_next_task(rq<A>& rq, task* prev);
+  void schedule(rq<A>& rq, bool prev_blocks, bool prev_dies);  // __schedule
+  void schedule_pending();
+  void sched_fork(task& p, const TaskSpec& spec);  // __sched_fork + set_load_weight
+  void ttwu_do_activate(rq<A>& rq, task& p, unsigned wake_flags);
+  void advance(std::uint64_t t);
+  task& task_at(int p) { return tasks_.at(static_cast<std::size_t>(p)); }
+  rq<A>& rq_at(int cpu) { return rqs_.at(static_cast<std::size_t>(cpu)); }
+  rq<A>& rq_of(cfs_rq<A>& cfs) { return *cfs.rq_; }
+  task& task_of(const entity& se) { return task_at(se.task); }
+  bool running(const task& p) const;
+
+  Config cfg_;
+  std::vector<rq<A>> rqs_;
+  std::vector<task> tasks_;
+  std::vector<TaskSpec> specs_;
+  std::uint64_t now_ = 0;
+};
+
+}  // namespace eevdf::model

@@ -1,0 +1,36 @@
+// struct sched_entity for a task (EEVDF_MODEL.md §3.1), over an arithmetic policy.
+#pragma once
+
+#include <cstdint>  // times in ns
+
+#include "model/weights.h"
+
+namespace eevdf::model {
+
+template <class A>
+struct sched_entity {
+  using value = typename A::value;
+
+  load_weight load{};          // scaled weight and its inverse (§1.2)
+  value vruntime{};            // absolute virtual time
+  value deadline{};            // absolute, or relative while rel_deadline (§6.3 step 6)
+  // The kernel keeps vlag and vprot in one union (§3.1): vlag while off the
+  // runqueue, vprot while curr. A task entity never reads one as the other (only
+  // group reweights do, §7.3), so two fields model it exactly and stay readable.
+  value vlag{};
+  value vprot{};
+  std::uint64_t slice = 0;     // requested slice in ns
+  bool custom_slice = false;
+  bool on_rq = false;
+  bool sched_delayed = false;
+  bool rel_deadline = false;
+  std::uint64_t exec_start = 0;
+  std::uint64_t sum_exec_runtime = 0;
+  std::uint64_t prev_sum_exec_runtime = 0;
+  // Position in the runqueue's tree while queued: insertion order breaks deadline
+  // ties (§3.3), as the rbtree puts an equal key to the right of existing ones.
+  std::uint64_t tree_seq = 0;
+  int task = -1;  // index of the owning task (the flat model has task entities only)
+};
+
+}  // namespace eevdf::model
