@@ -12,5 +12,7 @@ using Run = std::function<int()>;
 
 // Adds `replay` to `app`; the returned callback runs it once the flags are parsed.
 Run add_replay(CLI::App& app);
+// Adds `gen`: write a generated trace.
+Run add_gen(CLI::App& app);
 
 }  // namespace eevdf::cli

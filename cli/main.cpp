@@ -31,11 +31,9 @@ int main(int argc, char** argv) {
   CLI::App app{"eevdf-check: a deterministic model checker for the Linux EEVDF scheduler"};
   app.require_subcommand(1);
   app.footer("Exit codes: 0 clean, 1 a property or expectation failed, 2 bad input or usage, 3 internal error.");
-  std::map<CLI::App*, eevdf::cli::Run> runs;
-  CLI::App* replay = nullptr;
-  eevdf::cli::Run run_replay = eevdf::cli::add_replay(app);
-  replay = app.get_subcommand("replay");
-  runs[replay] = run_replay;
+  std::map<std::string, eevdf::cli::Run> runs;
+  runs["replay"] = eevdf::cli::add_replay(app);
+  runs["gen"] = eevdf::cli::add_gen(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -47,8 +45,8 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   try {
-    for (const auto& [sub, run] : runs)
-      if (sub->parsed()) return run();
+    for (const auto& [name, run] : runs)
+      if (app.got_subcommand(name)) return run();
   } catch (const eevdf::InternalError& e) {
     std::cerr << "eevdf-check: " << e.what() << "\n";
     return kExitInternal;

@@ -23,15 +23,16 @@ struct cfs_rq {
   using value = typename A::value;
   using entity = sched_entity<A>;
 
+  // Both orders read the keys captured at insertion (sched_entity::tree_*).
   struct by_deadline {
     bool operator()(const entity* a, const entity* b) const {
-      if (a->deadline != b->deadline) return a->deadline < b->deadline;
+      if (a->tree_deadline != b->tree_deadline) return a->tree_deadline < b->tree_deadline;
       return a->tree_seq < b->tree_seq;
     }
   };
   struct by_vruntime {
     bool operator()(const entity* a, const entity* b) const {
-      if (a->vruntime != b->vruntime) return a->vruntime < b->vruntime;
+      if (a->tree_vruntime != b->tree_vruntime) return a->tree_vruntime < b->tree_vruntime;
       return a->tree_seq < b->tree_seq;
     }
   };

@@ -242,4 +242,9 @@ std::vector<OverflowEvent> Machine<A>::drain_overflows(int cpu) {
   return events;
 }
 
+template <class A>
+void Machine<A>::clear_overflows() {
+  for (rq<A>& rq : rqs_) rq.cfs.overflow.clear();
+}
+
 }  // namespace eevdf::model

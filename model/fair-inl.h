@@ -92,7 +92,7 @@ void Machine<A>::update_min_vruntime(cfs_rq<A>& cfs) {
   const entity* curr = cfs.curr != nullptr && cfs.curr->on_rq ? cfs.curr : nullptr;
   value vruntime = curr != nullptr ? curr->vruntime : cfs.min_vruntime;
   if (!cfs.by_vruntime_index.empty()) {
-    const value& tree_min = (*cfs.by_vruntime_index.begin())->vruntime;
+    const value& tree_min = (*cfs.by_vruntime_index.begin())->tree_vruntime;
     vruntime = curr == nullptr ? tree_min : min_vruntime(cfs, vruntime, tree_min);
   }
   const value delta = A::s64(vruntime - cfs.min_vruntime, cfs.overflow, "v0 advance in update_min_vruntime");
@@ -116,18 +116,23 @@ std::uint64_t Machine<A>::cfs_rq_min_slice(const cfs_rq<A>& cfs) const {
 template <class A>
 void Machine<A>::enqueue_entity_tree(cfs_rq<A>& cfs, entity& se) {
   avg_vruntime_add(cfs, se);
+  se.tree_deadline = se.deadline;
+  se.tree_vruntime = se.vruntime;
+  se.tree_slice = se.slice;
   se.tree_seq = cfs.tree_seq_next++;
   const bool inserted = cfs.timeline.insert(&se).second && cfs.by_vruntime_index.insert(&se).second;
   EEVDF_ASSERT(inserted, "entity already in the tree");
-  cfs.slices.insert(se.slice);
+  cfs.slices.insert(se.tree_slice);
 }
 
-// §3.3 __dequeue_entity(): out of the tree and the sums.
+// §3.3 __dequeue_entity(): out of the tree and the sums. The sums use the current
+// vruntime, which equals the one inserted: an entity never runs while in the tree.
 template <class A>
 void Machine<A>::dequeue_entity_tree(cfs_rq<A>& cfs, entity& se) {
+  EEVDF_ASSERT(se.vruntime == se.tree_vruntime, "vruntime changed in the tree");
   const bool erased = cfs.timeline.erase(&se) == 1 && cfs.by_vruntime_index.erase(&se) == 1;
   EEVDF_ASSERT(erased, "entity not in the tree");
-  cfs.slices.erase(cfs.slices.find(se.slice));
+  cfs.slices.erase(cfs.slices.find(se.tree_slice));
   avg_vruntime_sub(cfs, se);
 }
 

@@ -55,6 +55,7 @@ class Machine {
   bool eligible(const task& p) const;        // entity_eligible (§4.2)
   bool protected_slice(const task& p) const;  // protect_slice of curr (§7.3)
   std::vector<OverflowEvent> drain_overflows(int cpu);
+  void clear_overflows();
 
  private:
   // kernel/sched/fair.c (fair-inl.h)

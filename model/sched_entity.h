@@ -27,8 +27,13 @@ struct sched_entity {
   std::uint64_t exec_start = 0;
   std::uint64_t sum_exec_runtime = 0;
   std::uint64_t prev_sum_exec_runtime = 0;
-  // Position in the runqueue's tree while queued: insertion order breaks deadline
-  // ties (§3.3), as the rbtree puts an equal key to the right of existing ones.
+  // Position in the runqueue's tree while queued: fixed at insertion, like an
+  // rbtree node's, so that dequeue_entity may make the deadline relative before it
+  // erases the node (§6.3). Insertion order breaks deadline ties (§3.3), as the
+  // rbtree puts an equal key to the right of existing ones.
+  value tree_deadline{};
+  value tree_vruntime{};
+  std::uint64_t tree_slice = 0;
   std::uint64_t tree_seq = 0;
   int task = -1;  // index of the owning task (the flat model has task entities only)
 };

@@ -8,6 +8,7 @@
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "replay/apply_event.h"
 #include "replay/engine.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
@@ -19,36 +20,6 @@ namespace {
 
 using KernelMachine = model::Machine<model::KernelArith>;
 using IdealMachine = model::Machine<model::IdealArith>;
-
-int task_running_on(const auto& m, int cpu) {
-  const auto* curr = m.rqs().at(static_cast<std::size_t>(cpu)).curr;
-  return curr == nullptr ? -1 : m.task_index(curr->id);
-}
-
-// One event into one model; the reason when it is illegal there.
-template <class M>
-std::string dispatch(M& m, const trace::Event& e) {
-  int p = e.task != 0 ? m.task_index(e.task) : (e.cpu ? task_running_on(m, *e.cpu) : -1);
-  const int cpu = e.cpu.value_or(-1);
-  const bool names_cpu = e.task == 0 && e.verb != trace::Verb::tick;
-  if (names_cpu && p < 0) return fmt::format("CPU {} is idle: `{}` needs a running task", cpu, trace::verb_name(e.verb));
-  switch (e.verb) {
-    case trace::Verb::fork: return m.fork(e.time_ns, p, cpu);
-    case trace::Verb::wake: return m.wake(e.time_ns, p, cpu);
-    case trace::Verb::sleep:
-      return m.sleep(e.time_ns, p,
-                     e.io == trace::Io::io       ? model::io_sleep::io
-                     : e.io == trace::Io::noacct ? model::io_sleep::noacct
-                                                 : model::io_sleep::none);
-    case trace::Verb::tick: return m.tick(e.time_ns, e.all_cpus ? -1 : cpu);
-    case trace::Verb::migrate: return m.migrate(e.time_ns, p, cpu);
-    case trace::Verb::renice: return m.renice(e.time_ns, p, e.nice);
-    case trace::Verb::setslice: return m.setslice(e.time_ns, p, e.slice_ns);
-    case trace::Verb::yield: return m.yield(e.time_ns, p);
-    case trace::Verb::exit: return m.exit(e.time_ns, p);
-  }
-  return "unknown verb";
-}
 
 struct Violation {
   std::string property;
@@ -70,7 +41,7 @@ class ModelEngine final : public Engine {
   }
 
   bool apply(const trace::Event& e) override {
-    const std::string reason = primary_kernel() ? dispatch(*kernel_, e) : dispatch(*ideal_, e);
+    const std::string reason = primary_kernel() ? apply_event(*kernel_, e) : apply_event(*ideal_, e);
     if (!reason.empty()) throw trace::TraceError({file_, e.line, e.column}, reason);
     apply_shadow(e);
     if (kernel_) collect_overflows(e);
@@ -111,7 +82,7 @@ class ModelEngine final : public Engine {
   void apply_shadow(const trace::Event& e) {
     const bool has_shadow = primary_kernel() ? ideal_ != nullptr : kernel_ != nullptr;
     if (!has_shadow || shadow_diverged_line_ != 0) return;
-    const std::string reason = primary_kernel() ? dispatch(*ideal_, e) : dispatch(*kernel_, e);
+    const std::string reason = primary_kernel() ? apply_event(*ideal_, e) : apply_event(*kernel_, e);
     if (!reason.empty()) shadow_diverged_line_ = e.line;
   }
 
