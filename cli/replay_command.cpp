@@ -40,6 +40,10 @@ int run(const ReplayFlags& flags) {
   const replay::Options options = to_options(flags);
   replay::Outcome result = replay::Outcome::clean;
   for (const std::string& file : flags.files) {
+    if (file == "-") {  // standard input: streamed once, so no shadow model or `arith both`
+      result = replay::worst(result, replay::replay(std::cin, "<stdin>", options, std::cout, std::cerr));
+      continue;
+    }
     std::ifstream in(file);
     if (!in) {
       std::cerr << fmt::format("{}: cannot open file\n", file);
@@ -56,7 +60,7 @@ int run(const ReplayFlags& flags) {
 Run add_replay(CLI::App& app) {
   auto flags = std::make_shared<ReplayFlags>();
   CLI::App* cmd = app.add_subcommand("replay", "Replay traces through the model and check their expectations");
-  cmd->add_option("files", flags->files, "Trace files")->required();
+  cmd->add_option("files", flags->files, "Trace files (`-`: standard input)")->required();
   cmd->add_option("--arith", flags->arith, "Arithmetic: kernel, ideal or both (default: the trace's `arith`)")
       ->check(CLI::IsMember({"kernel", "ideal", "both"}));
   cmd->add_option("--inject", flags->injections, "Switch on a historical bug (BUGS.md); repeatable")

@@ -46,7 +46,7 @@ Outcome run_pass(std::istream& in, const std::string& file, const Options& optio
                  const Prescan& scan, std::ostream& out, std::ostream& err) {
   trace::TraceReader reader(in, file, vocabulary());
   const trace::Header& header = reader.header();
-  const bool shadow = !scan.seekable || (arith == trace::Arith::kernel ? scan.ideal_queries : scan.kernel_queries);
+  const bool shadow = scan.seekable && (arith == trace::Arith::kernel ? scan.ideal_queries : scan.kernel_queries);
   std::unique_ptr<Engine> engine = make_engine({header, options, arith, shadow, file, out, err});
   trace::StaticRules rules(file);
   for (const trace::Expect& x : header.initial_expects) engine->expect(x);
