@@ -21,8 +21,8 @@ inline std::string illegal(const char* verb, int id, task_state s) {
 
 }  // namespace detail
 
-template <class A>
-Machine<A>::Machine(const Config& config, const std::vector<TaskSpec>& tasks)
+template <class A, class P>
+Machine<A, P>::Machine(const Config& config, const std::vector<TaskSpec>& tasks)
     : cfg_(config), rqs_(static_cast<std::size_t>(config.topology.ncpus())), tasks_(tasks.size()), specs_(tasks) {
   for (std::size_t c = 0; c < rqs_.size(); ++c) {
     rqs_[c].cpu = static_cast<int>(c);
@@ -35,15 +35,15 @@ Machine<A>::Machine(const Config& config, const std::vector<TaskSpec>& tasks)
   }
 }
 
-template <class A>
-int Machine<A>::task_index(int id) const {
+template <class A, class P>
+int Machine<A, P>::task_index(int id) const {
   for (std::size_t i = 0; i < tasks_.size(); ++i)
     if (tasks_[i].id == id) return static_cast<int>(i);
   return -1;
 }
 
-template <class A>
-task_state Machine<A>::state_of(const task& p) const {
+template <class A, class P>
+task_state Machine<A, P>::state_of(const task& p) const {
   if (!p.forked) return task_state::new_;
   if (p.exited) return task_state::exited;
   if (running(p)) return task_state::running;
@@ -52,8 +52,8 @@ task_state Machine<A>::state_of(const task& p) const {
 }
 
 // wake_up_new_task(): ENQUEUE_INITIAL (half-slice deadline), then WF_FORK check.
-template <class A>
-std::string Machine<A>::fork(std::uint64_t t, int pi, int cpu) {
+template <class A, class P>
+std::string Machine<A, P>::fork(std::uint64_t t, int pi, int cpu) {
   task& p = task_at(pi);
   if (state_of(p) != task_state::new_) return detail::illegal("fork", p.id, state_of(p));
   advance(t);
@@ -69,8 +69,8 @@ std::string Machine<A>::fork(std::uint64_t t, int pi, int cpu) {
 // try_to_wake_up(): a delayed task is requeued where it is (ttwu_runnable); a
 // blocked one is activated on the target CPU, the iowait count dropping on the
 // runqueue it slept on (§13.1).
-template <class A>
-std::string Machine<A>::wake(std::uint64_t t, int pi, int cpu) {
+template <class A, class P>
+std::string Machine<A, P>::wake(std::uint64_t t, int pi, int cpu) {
   task& p = task_at(pi);
   const task_state s = state_of(p);
   if (s != task_state::delayed && s != task_state::blocked) return detail::illegal("wake", p.id, s);
@@ -101,8 +101,8 @@ std::string Machine<A>::wake(std::uint64_t t, int pi, int cpu) {
 }
 
 // schedule() from an io or plain sleep: DEQUEUE_SLEEP, possibly delayed (§10).
-template <class A>
-std::string Machine<A>::sleep(std::uint64_t t, int pi, io_sleep io) {
+template <class A, class P>
+std::string Machine<A, P>::sleep(std::uint64_t t, int pi, io_sleep io) {
   task& p = task_at(pi);
   if (!running(p)) return detail::illegal("sleep", p.id, state_of(p));
   advance(t);
@@ -114,8 +114,8 @@ std::string Machine<A>::sleep(std::uint64_t t, int pi, io_sleep io) {
 }
 
 // sched_tick(): entity_tick -> update_curr on a busy CPU; idle CPUs do nothing.
-template <class A>
-std::string Machine<A>::tick(std::uint64_t t, int cpu) {
+template <class A, class P>
+std::string Machine<A, P>::tick(std::uint64_t t, int cpu) {
   advance(t);
   for (rq<A>& rq : rqs_)
     if ((cpu < 0 || rq.cpu == cpu) && rq.curr != nullptr) update_curr(rq.cfs);
@@ -124,8 +124,8 @@ std::string Machine<A>::tick(std::uint64_t t, int cpu) {
 }
 
 // move_queued_task(): deactivate, set_task_cpu, activate(ENQUEUE_MIGRATED), check.
-template <class A>
-std::string Machine<A>::migrate(std::uint64_t t, int pi, int cpu) {
+template <class A, class P>
+std::string Machine<A, P>::migrate(std::uint64_t t, int pi, int cpu) {
   task& p = task_at(pi);
   const task_state s = state_of(p);
   if (s != task_state::queued && s != task_state::delayed) return detail::illegal("migrate", p.id, s);
@@ -140,8 +140,8 @@ std::string Machine<A>::migrate(std::uint64_t t, int pi, int cpu) {
 }
 
 // set_user_nice(): dequeue(SAVE), put, reweight, enqueue(RESTORE), set, prio_changed.
-template <class A>
-std::string Machine<A>::renice(std::uint64_t t, int pi, int nice) {
+template <class A, class P>
+std::string Machine<A, P>::renice(std::uint64_t t, int pi, int nice) {
   task& p = task_at(pi);
   if (p.exited) return detail::illegal("renice", p.id, task_state::exited);
   if (nice == p.nice) return {};
@@ -149,12 +149,12 @@ std::string Machine<A>::renice(std::uint64_t t, int pi, int nice) {
   rq<A>& rq = rq_at(p.cpu);
   const bool queued = p.on_rq;
   const bool is_running = running(p);
-  if (queued) dequeue_task_fair(rq, p, DEQUEUE_SAVE);
+  if (queued) dequeue_task_fair(rq, p, DEQUEUE_SAVE | DEQUEUE_MODEL_RENICE);
   if (is_running) put_prev_entity(rq.cfs, p.se);
   const int old_nice = p.nice;
   p.nice = nice;
   const load_weight lw = load_weight_for_nice(nice);
-  reweight_entity(rq.cfs, p.se, lw.weight);
+  reweight_entity(rq.cfs, p.se, lw.weight, queued);
   p.se.load.inv_weight = lw.inv_weight;  // reweight_task_fair
   if (queued) enqueue_task_fair(rq, p, ENQUEUE_RESTORE);
   if (is_running) set_next_entity(rq.cfs, p.se);
@@ -165,8 +165,8 @@ std::string Machine<A>::renice(std::uint64_t t, int pi, int nice) {
 
 // sched_setattr(): SAVE without MOVE, __setparam_fair, a same-weight reweight,
 // RESTORE; no prio change, so no preemption check (§19).
-template <class A>
-std::string Machine<A>::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns) {
+template <class A, class P>
+std::string Machine<A, P>::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns) {
   task& p = task_at(pi);
   if (p.exited) return detail::illegal("setslice", p.id, task_state::exited);
   if (slice_ns == p.se.slice) return {};  // compared before clamping
@@ -179,7 +179,7 @@ std::string Machine<A>::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns
   p.se.custom_slice = slice_ns != 0;
   p.se.slice = slice_ns != 0 ? clamp_custom_slice(slice_ns) : cfg_.sysctl_base_slice;
   const load_weight lw = load_weight_for_nice(p.nice);
-  reweight_entity(rq.cfs, p.se, lw.weight);
+  reweight_entity(rq.cfs, p.se, lw.weight, queued);
   p.se.load.inv_weight = lw.inv_weight;
   if (queued) enqueue_task_fair(rq, p, ENQUEUE_RESTORE);
   if (is_running) set_next_entity(rq.cfs, p.se);
@@ -188,8 +188,8 @@ std::string Machine<A>::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns
 }
 
 // sched_yield(): yield_task_fair, then schedule().
-template <class A>
-std::string Machine<A>::yield(std::uint64_t t, int pi) {
+template <class A, class P>
+std::string Machine<A, P>::yield(std::uint64_t t, int pi) {
   task& p = task_at(pi);
   if (!running(p)) return detail::illegal("yield", p.id, state_of(p));
   advance(t);
@@ -201,8 +201,8 @@ std::string Machine<A>::yield(std::uint64_t t, int pi) {
 }
 
 // do_task_dead(): __schedule with TASK_DEAD, a special state: never delayed.
-template <class A>
-std::string Machine<A>::exit(std::uint64_t t, int pi) {
+template <class A, class P>
+std::string Machine<A, P>::exit(std::uint64_t t, int pi) {
   task& p = task_at(pi);
   if (!running(p)) return detail::illegal("exit", p.id, state_of(p));
   advance(t);
@@ -213,37 +213,37 @@ std::string Machine<A>::exit(std::uint64_t t, int pi) {
 }
 
 // Views: computed with the overflow log muted (the kernel does not compute them).
-template <class A>
-auto Machine<A>::avg_vruntime_of(int cpu) const -> value {
+template <class A, class P>
+auto Machine<A, P>::avg_vruntime_of(int cpu) const -> value {
   const cfs_rq<A>& cfs = rqs_.at(static_cast<std::size_t>(cpu)).cfs;
   MuteOverflow mute(cfs.overflow);
   return avg_vruntime(cfs);
 }
 
-template <class A>
-bool Machine<A>::eligible(const task& p) const {
+template <class A, class P>
+bool Machine<A, P>::eligible(const task& p) const {
   const cfs_rq<A>& cfs = rqs_.at(static_cast<std::size_t>(p.cpu)).cfs;
   MuteOverflow mute(cfs.overflow);
   return entity_eligible(cfs, p.se);
 }
 
-template <class A>
-bool Machine<A>::protected_slice(const task& p) const {
+template <class A, class P>
+bool Machine<A, P>::protected_slice(const task& p) const {
   const cfs_rq<A>& cfs = rqs_.at(static_cast<std::size_t>(p.cpu)).cfs;
   MuteOverflow mute(cfs.overflow);
   return running(p) && protect_slice(cfs, p.se);
 }
 
-template <class A>
-std::vector<OverflowEvent> Machine<A>::drain_overflows(int cpu) {
+template <class A, class P>
+std::vector<OverflowEvent> Machine<A, P>::drain_overflows(int cpu) {
   OverflowLog& log = rq_at(cpu).cfs.overflow;
   std::vector<OverflowEvent> events = log.events();
   log.clear();
   return events;
 }
 
-template <class A>
-void Machine<A>::clear_overflows() {
+template <class A, class P>
+void Machine<A, P>::clear_overflows() {
   for (rq<A>& rq : rqs_) rq.cfs.overflow.clear();
 }
 

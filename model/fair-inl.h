@@ -12,30 +12,14 @@
 namespace eevdf::model {
 
 // §3.2: key_i = (s64)(v_i - v0).
-template <class A>
-auto Machine<A>::entity_key(const cfs_rq<A>& cfs, const entity& se) const -> value {
+template <class A, class P>
+auto Machine<A, P>::entity_key(const cfs_rq<A>& cfs, const entity& se) const -> value {
   return A::s64(se.vruntime - cfs.min_vruntime, cfs.overflow, "key = v - v0");
 }
 
-// §4.1 avg_vruntime(): V = v0 + floor(S / W), curr included when on_rq.
-template <class A>
-auto Machine<A>::avg_vruntime(const cfs_rq<A>& cfs) const -> value {
-  OverflowLog& log = cfs.overflow;
-  value avg = cfs.avg_vruntime;
-  std::uint64_t load = cfs.avg_load;
-  if (cfs.curr != nullptr && cfs.curr->on_rq) {
-    const std::uint64_t w = scale_load_down(cfs.curr->load.weight);
-    avg = A::add(avg, A::mul(entity_key(cfs, *cfs.curr), A::from_u64(w), log, "key*w of curr in avg_vruntime"),
-                 log, "sum of key*w in avg_vruntime");
-    load += w;
-  }
-  if (load != 0) avg = A::floor_div(avg, A::from_u64(load), log);
-  return cfs.min_vruntime + avg;
-}
-
 // §4.2 vruntime_eligible(): S >= (v - v0) * W, without division.
-template <class A>
-bool Machine<A>::vruntime_eligible(const cfs_rq<A>& cfs, const value& vruntime) const {
+template <class A, class P>
+bool Machine<A, P>::vruntime_eligible(const cfs_rq<A>& cfs, const value& vruntime) const {
   OverflowLog& log = cfs.overflow;
   value avg = cfs.avg_vruntime;
   std::uint64_t load = cfs.avg_load;
@@ -50,26 +34,26 @@ bool Machine<A>::vruntime_eligible(const cfs_rq<A>& cfs, const value& vruntime) 
 }
 
 // §4.2 entity_eligible().
-template <class A>
-bool Machine<A>::entity_eligible(const cfs_rq<A>& cfs, const entity& se) const {
+template <class A, class P>
+bool Machine<A, P>::entity_eligible(const cfs_rq<A>& cfs, const entity& se) const {
   return vruntime_eligible(cfs, se.vruntime);
 }
 
 // §1.1, §3.3 entity_before(): (s64)(a.deadline - b.deadline) < 0.
-template <class A>
-bool Machine<A>::entity_before(const cfs_rq<A>& cfs, const entity& a, const entity& b) const {
+template <class A, class P>
+bool Machine<A, P>::entity_before(const cfs_rq<A>& cfs, const entity& a, const entity& b) const {
   return A::before(a.deadline, b.deadline, cfs.overflow, "deadline difference");
 }
 
 // §1.1 min_vruntime(): the earlier of two virtual times by signed difference.
-template <class A>
-auto Machine<A>::min_vruntime(const cfs_rq<A>& cfs, const value& a, const value& b) const -> value {
+template <class A, class P>
+auto Machine<A, P>::min_vruntime(const cfs_rq<A>& cfs, const value& a, const value& b) const -> value {
   return A::before(b, a, cfs.overflow, "vruntime difference in min_vruntime") ? b : a;
 }
 
 // §3.3 avg_vruntime_add(): S += key*w, W += w.
-template <class A>
-void Machine<A>::avg_vruntime_add(cfs_rq<A>& cfs, const entity& se) {
+template <class A, class P>
+void Machine<A, P>::avg_vruntime_add(cfs_rq<A>& cfs, const entity& se) {
   const std::uint64_t w = scale_load_down(se.load.weight);
   const value kw = A::mul(entity_key(cfs, se), A::from_u64(w), cfs.overflow, "key*w in avg_vruntime_add");
   cfs.avg_vruntime = A::add(cfs.avg_vruntime, kw, cfs.overflow, "sum of key*w in avg_vruntime_add");
@@ -77,8 +61,8 @@ void Machine<A>::avg_vruntime_add(cfs_rq<A>& cfs, const entity& se) {
 }
 
 // §3.3 avg_vruntime_sub(): S -= key*w, W -= w.
-template <class A>
-void Machine<A>::avg_vruntime_sub(cfs_rq<A>& cfs, const entity& se) {
+template <class A, class P>
+void Machine<A, P>::avg_vruntime_sub(cfs_rq<A>& cfs, const entity& se) {
   const std::uint64_t w = scale_load_down(se.load.weight);
   const value kw = A::mul(entity_key(cfs, se), A::from_u64(w), cfs.overflow, "key*w in avg_vruntime_sub");
   cfs.avg_vruntime = A::add(cfs.avg_vruntime, -kw, cfs.overflow, "sum of key*w in avg_vruntime_sub");
@@ -86,26 +70,9 @@ void Machine<A>::avg_vruntime_sub(cfs_rq<A>& cfs, const entity& se) {
   cfs.avg_load -= w;
 }
 
-// §4.3 update_min_vruntime(): v0 only moves forward; S is re-based exactly.
-template <class A>
-void Machine<A>::update_min_vruntime(cfs_rq<A>& cfs) {
-  const entity* curr = cfs.curr != nullptr && cfs.curr->on_rq ? cfs.curr : nullptr;
-  value vruntime = curr != nullptr ? curr->vruntime : cfs.min_vruntime;
-  if (!cfs.by_vruntime_index.empty()) {
-    const value& tree_min = (*cfs.by_vruntime_index.begin())->tree_vruntime;
-    vruntime = curr == nullptr ? tree_min : min_vruntime(cfs, vruntime, tree_min);
-  }
-  const value delta = A::s64(vruntime - cfs.min_vruntime, cfs.overflow, "v0 advance in update_min_vruntime");
-  if (delta > 0) {
-    const value shift = A::mul(A::from_u64(cfs.avg_load), delta, cfs.overflow, "avg_load*d in avg_vruntime_update");
-    cfs.avg_vruntime = A::add(cfs.avg_vruntime, -shift, cfs.overflow, "avg_vruntime re-base");
-    cfs.min_vruntime = vruntime;
-  }
-}
-
 // §3.3 cfs_rq_min_slice(): the smallest slice among on_rq curr and the tree (exact).
-template <class A>
-std::uint64_t Machine<A>::cfs_rq_min_slice(const cfs_rq<A>& cfs) const {
+template <class A, class P>
+std::uint64_t Machine<A, P>::cfs_rq_min_slice(const cfs_rq<A>& cfs) const {
   std::uint64_t min_slice = ~std::uint64_t{0};
   if (cfs.curr != nullptr && cfs.curr->on_rq) min_slice = cfs.curr->slice;
   if (!cfs.slices.empty()) min_slice = std::min(min_slice, *cfs.slices.begin());
@@ -113,8 +80,8 @@ std::uint64_t Machine<A>::cfs_rq_min_slice(const cfs_rq<A>& cfs) const {
 }
 
 // §3.3 __enqueue_entity(): into the sums and the tree, after equal deadlines.
-template <class A>
-void Machine<A>::enqueue_entity_tree(cfs_rq<A>& cfs, entity& se) {
+template <class A, class P>
+void Machine<A, P>::enqueue_entity_tree(cfs_rq<A>& cfs, entity& se) {
   avg_vruntime_add(cfs, se);
   se.tree_deadline = se.deadline;
   se.tree_vruntime = se.vruntime;
@@ -127,8 +94,8 @@ void Machine<A>::enqueue_entity_tree(cfs_rq<A>& cfs, entity& se) {
 
 // §3.3 __dequeue_entity(): out of the tree and the sums. The sums use the current
 // vruntime, which equals the one inserted: an entity never runs while in the tree.
-template <class A>
-void Machine<A>::dequeue_entity_tree(cfs_rq<A>& cfs, entity& se) {
+template <class A, class P>
+void Machine<A, P>::dequeue_entity_tree(cfs_rq<A>& cfs, entity& se) {
   EEVDF_ASSERT(se.vruntime == se.tree_vruntime, "vruntime changed in the tree");
   const bool erased = cfs.timeline.erase(&se) == 1 && cfs.by_vruntime_index.erase(&se) == 1;
   EEVDF_ASSERT(erased, "entity not in the tree");
@@ -137,8 +104,8 @@ void Machine<A>::dequeue_entity_tree(cfs_rq<A>& cfs, entity& se) {
 }
 
 // §1.3 calc_delta_fair() with this runqueue's overflow log.
-template <class A>
-auto Machine<A>::calc_delta_fair(cfs_rq<A>& cfs, std::uint64_t delta, const entity& se) -> value {
+template <class A, class P>
+auto Machine<A, P>::calc_delta_fair(cfs_rq<A>& cfs, std::uint64_t delta, const entity& se) -> value {
   return A::calc_delta_fair(delta, se.load, cfs.overflow);
 }
 

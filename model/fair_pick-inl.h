@@ -6,43 +6,11 @@
 
 namespace eevdf::model {
 
-// §7.3 set_protect_slice(): protect a newly picked curr for min(own slice, the
-// shortest other queued slice) of its own service, at most up to its deadline.
-template <class A>
-void Machine<A>::set_protect_slice(cfs_rq<A>& cfs, entity& se) {
-  std::uint64_t slice = cfg_.normalized_base_slice;
-  value vprot = se.deadline;
-  if (cfg_.feat(Feature::RUN_TO_PARITY)) slice = cfs_rq_min_slice(cfs);
-  if (cfg_.injected(Injection::parity_ignores_min_slice)) slice = se.slice;  // BUGS.md: pre-3a0baa8e6c57
-  slice = std::min(slice, se.slice);
-  if (slice != se.slice) vprot = min_vruntime(cfs, vprot, se.vruntime + calc_delta_fair(cfs, slice, se));
-  se.vprot = vprot;
-}
-
-// §7.3 update_protect_slice(): shrink curr's protection to the shortest queued slice.
-template <class A>
-void Machine<A>::update_protect_slice(cfs_rq<A>& cfs, entity& se) {
-  const std::uint64_t slice = cfs_rq_min_slice(cfs);
-  se.vprot = min_vruntime(cfs, se.vprot, se.vruntime + calc_delta_fair(cfs, slice, se));
-}
-
-// §7.3 protect_slice(): (s64)(vprot - vruntime) > 0.
-template <class A>
-bool Machine<A>::protect_slice(const cfs_rq<A>& cfs, const entity& se) const {
-  return A::before(se.vruntime, se.vprot, cfs.overflow, "vprot - vruntime in protect_slice");
-}
-
-// §7.3 cancel_protect_slice().
-template <class A>
-void Machine<A>::cancel_protect_slice(cfs_rq<A>& cfs, entity& se) {
-  if (protect_slice(cfs, se)) se.vprot = se.vruntime;
-}
-
 // §7.1 __pick_eevdf(): the earliest-deadline eligible entity; a protected eligible
 // curr is kept; a tie with curr goes to the tree entity. `wakeup` adds the
 // RUN_TO_PARITY_WAKEUP exception (§8.3): a protected curr stays even if ineligible.
-template <class A>
-auto Machine<A>::pick_eevdf(cfs_rq<A>& cfs, bool protect, bool wakeup) -> entity* {
+template <class A, class P>
+auto Machine<A, P>::pick_eevdf(cfs_rq<A>& cfs, bool protect, bool wakeup) -> entity* {
   EEVDF_ASSERT(cfs.nr_queued > 0, "pick on an empty runqueue");
   entity* leftmost = cfs.timeline.empty() ? nullptr : *cfs.timeline.begin();
   if (cfs.nr_queued == 1) return cfs.curr != nullptr && cfs.curr->on_rq ? cfs.curr : leftmost;
@@ -50,7 +18,7 @@ auto Machine<A>::pick_eevdf(cfs_rq<A>& cfs, bool protect, bool wakeup) -> entity
   const bool keep_ineligible = wakeup && protect && curr != nullptr && curr->on_rq &&
                                cfg_.feat(Feature::RUN_TO_PARITY_WAKEUP) && protect_slice(cfs, *curr);
   if (curr != nullptr && (!curr->on_rq || (!keep_ineligible && !entity_eligible(cfs, *curr)))) curr = nullptr;
-  if (curr != nullptr && protect && protect_slice(cfs, *curr)) return curr;
+  if (curr != nullptr && pick_keeps_curr(cfs, *curr, protect)) return curr;
   entity* best = nullptr;
   for (entity* se : cfs.timeline) {  // in-order: the heap search's first eligible node
     if (entity_eligible(cfs, *se)) {
@@ -63,8 +31,8 @@ auto Machine<A>::pick_eevdf(cfs_rq<A>& cfs, bool protect, bool wakeup) -> entity
 }
 
 // §5.2 update_deadline(): a new request once vruntime reaches the deadline.
-template <class A>
-bool Machine<A>::update_deadline(cfs_rq<A>& cfs, entity& se) {
+template <class A, class P>
+bool Machine<A, P>::update_deadline(cfs_rq<A>& cfs, entity& se) {
   if (A::before(se.vruntime, se.deadline, cfs.overflow, "vruntime - deadline in update_deadline")) return false;
   if (!se.custom_slice) se.slice = cfg_.sysctl_base_slice;
   se.deadline = se.vruntime + calc_delta_fair(cfs, se.slice, se);
@@ -72,8 +40,8 @@ bool Machine<A>::update_deadline(cfs_rq<A>& cfs, entity& se) {
 }
 
 // §5.1 update_curr(): charge curr up to now; resched on deadline or protection end.
-template <class A>
-void Machine<A>::update_curr(cfs_rq<A>& cfs) {
+template <class A, class P>
+void Machine<A, P>::update_curr(cfs_rq<A>& cfs) {
   entity* curr = cfs.curr;
   if (curr == nullptr) return;
   if (now_ <= curr->exec_start) return;  // delta_exec <= 0
@@ -84,15 +52,15 @@ void Machine<A>::update_curr(cfs_rq<A>& cfs) {
   const bool resched = update_deadline(cfs, *curr);
   update_min_vruntime(cfs);
   if (cfs.nr_queued == 1) return;
-  if (resched || !protect_slice(cfs, *curr)) {
+  if (update_curr_resched(cfs, *curr, resched)) {
     resched_curr(rq_of(cfs));
     clear_buddies(cfs, *curr);
   }
 }
 
 // §7.3 set_next_entity(): take the pick out of the tree and protect its slice.
-template <class A>
-void Machine<A>::set_next_entity(cfs_rq<A>& cfs, entity& se) {
+template <class A, class P>
+void Machine<A, P>::set_next_entity(cfs_rq<A>& cfs, entity& se) {
   clear_buddies(cfs, se);
   if (se.on_rq) {
     dequeue_entity_tree(cfs, se);
@@ -105,8 +73,8 @@ void Machine<A>::set_next_entity(cfs_rq<A>& cfs, entity& se) {
 }
 
 // §7.3 put_prev_entity(): charge and return a still-queued prev to the tree.
-template <class A>
-void Machine<A>::put_prev_entity(cfs_rq<A>& cfs, entity& prev) {
+template <class A, class P>
+void Machine<A, P>::put_prev_entity(cfs_rq<A>& cfs, entity& prev) {
   if (prev.on_rq) {
     update_curr(cfs);
     enqueue_entity_tree(cfs, prev);
@@ -117,8 +85,8 @@ void Machine<A>::put_prev_entity(cfs_rq<A>& cfs, entity& prev) {
 
 // §7.2 pick_next_entity(): an eligible next buddy, else EEVDF; a delayed pick
 // completes its sleep and the caller picks again.
-template <class A>
-auto Machine<A>::pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs) -> entity* {
+template <class A, class P>
+auto Machine<A, P>::pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs) -> entity* {
   if (cfg_.feat(Feature::PICK_BUDDY) && cfs.next != nullptr && entity_eligible(cfs, *cfs.next)) {
     EEVDF_ASSERT(!cfs.next->sched_delayed || cfg_.injected(Injection::buddy_accepts_delayed),
                  "the next buddy is never delayed");
@@ -133,8 +101,8 @@ auto Machine<A>::pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs) -> entity* {
 }
 
 // §7.2 pick_task_fair(): retried after each completed delayed dequeue.
-template <class A>
-auto Machine<A>::pick_task_fair(rq<A>& rq) -> task* {
+template <class A, class P>
+auto Machine<A, P>::pick_task_fair(rq<A>& rq) -> task* {
   cfs_rq<A>& cfs = rq.cfs;
   // Each retry removes one delayed entity, so nr_queued + 1 rounds always suffice.
   for (unsigned round = 0, rounds_max = cfs.nr_queued + 1; round <= rounds_max; ++round) {
@@ -147,8 +115,8 @@ auto Machine<A>::pick_task_fair(rq<A>& rq) -> task* {
 }
 
 // §8.2 check_preempt_wakeup_fair(): preempt iff the wakee is what EEVDF picks now.
-template <class A>
-void Machine<A>::check_preempt_wakeup_fair(rq<A>& rq, task& p, unsigned wake_flags) {
+template <class A, class P>
+void Machine<A, P>::check_preempt_wakeup_fair(rq<A>& rq, task& p, unsigned wake_flags) {
   EEVDF_ASSERT(rq.curr != nullptr, "the fair hook runs only under a fair curr");
   cfs_rq<A>& cfs = rq.cfs;
   entity& se = rq.curr->se;
@@ -159,18 +127,12 @@ void Machine<A>::check_preempt_wakeup_fair(rq<A>& rq, task& p, unsigned wake_fla
   if (rq.need_resched) return;
   if (!cfg_.feat(Feature::WAKEUP_PREEMPTION)) return;
   update_curr(cfs);
-  const bool do_preempt_short = cfg_.feat(Feature::PREEMPT_SHORT) && pse.slice < se.slice;
-  if (pick_eevdf(cfs, !do_preempt_short, true) == &pse) {
-    if (do_preempt_short) cancel_protect_slice(cfs, se);
-    resched_curr(rq);
-    return;
-  }
-  if (cfg_.feat(Feature::RUN_TO_PARITY) && do_preempt_short) update_protect_slice(cfs, se);
+  wakeup_preempt_pick(rq, se, pse);
 }
 
 // §12 yield_task_fair(): an eligible curr forfeits the rest of its request.
-template <class A>
-void Machine<A>::yield_task_fair(rq<A>& rq) {
+template <class A, class P>
+void Machine<A, P>::yield_task_fair(rq<A>& rq) {
   EEVDF_ASSERT(rq.curr != nullptr, "yield of an idle CPU");
   if (rq.nr_running == 1) return;
   cfs_rq<A>& cfs = rq.cfs;

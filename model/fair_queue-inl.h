@@ -7,8 +7,8 @@
 namespace eevdf::model {
 
 // §5.3 update_entity_lag(): vlag = V - v, clamped to calc_delta_fair(max(2r, tick)).
-template <class A>
-void Machine<A>::update_entity_lag(cfs_rq<A>& cfs, entity& se, bool clamp) {
+template <class A, class P>
+void Machine<A, P>::update_entity_lag(cfs_rq<A>& cfs, entity& se, bool clamp) {
   EEVDF_ASSERT(se.on_rq, "lag of an entity that is not queued");
   const value vlag = A::s64(avg_vruntime(cfs) - se.vruntime, cfs.overflow, "vlag = V - v");
   const value limit = calc_delta_fair(cfs, std::max(2 * se.slice, cfg_.tick_nsec), se);
@@ -16,8 +16,8 @@ void Machine<A>::update_entity_lag(cfs_rq<A>& cfs, entity& se, bool clamp) {
 }
 
 // §6.1 place_entity(): vruntime = V - inflated lag; deadline restored or renewed.
-template <class A>
-void Machine<A>::place_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
+template <class A, class P>
+void Machine<A, P>::place_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   const value V = avg_vruntime(cfs);
   if (!se.custom_slice) se.slice = cfg_.sysctl_base_slice;
   value vslice = calc_delta_fair(cfs, se.slice, se);
@@ -41,8 +41,8 @@ void Machine<A>::place_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
 }
 
 // §6.2 enqueue_entity(): charge curr, place, account, insert.
-template <class A>
-void Machine<A>::enqueue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
+template <class A, class P>
+void Machine<A, P>::enqueue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   const bool curr = cfs.curr == &se;
   if (curr) place_entity(cfs, se, flags);
   update_curr(cfs);
@@ -55,43 +55,43 @@ void Machine<A>::enqueue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
 }
 
 // §7.2 clear_buddies(): forget `next` only if it is this entity.
-template <class A>
-void Machine<A>::clear_buddies(cfs_rq<A>& cfs, const entity& se) {
+template <class A, class P>
+void Machine<A, P>::clear_buddies(cfs_rq<A>& cfs, const entity& se) {
   if (cfs.next == &se) cfs.next = nullptr;
 }
 
 // §7.2 set_next_buddy().
-template <class A>
-void Machine<A>::set_next_buddy(cfs_rq<A>& cfs, entity& se) {
+template <class A, class P>
+void Machine<A, P>::set_next_buddy(cfs_rq<A>& cfs, entity& se) {
   EEVDF_ASSERT(se.on_rq, "a buddy is queued");
   cfs.next = &se;
 }
 
 // §10 set_delayed(): a delayed task no longer counts as runnable.
-template <class A>
-void Machine<A>::set_delayed(cfs_rq<A>& cfs, entity& se) {
+template <class A, class P>
+void Machine<A, P>::set_delayed(cfs_rq<A>& cfs, entity& se) {
   se.sched_delayed = true;
   EEVDF_ASSERT(cfs.h_nr_runnable > 0, "h_nr_runnable underflow");
   cfs.h_nr_runnable--;
 }
 
 // §10 clear_delayed().
-template <class A>
-void Machine<A>::clear_delayed(cfs_rq<A>& cfs, entity& se) {
+template <class A, class P>
+void Machine<A, P>::clear_delayed(cfs_rq<A>& cfs, entity& se) {
   se.sched_delayed = false;
   cfs.h_nr_runnable++;
 }
 
 // §10 finish_delayed_dequeue_entity(): DELAY_ZERO clips positive lag.
-template <class A>
-void Machine<A>::finish_delayed_dequeue_entity(cfs_rq<A>& cfs, entity& se) {
+template <class A, class P>
+void Machine<A, P>::finish_delayed_dequeue_entity(cfs_rq<A>& cfs, entity& se) {
   clear_delayed(cfs, se);
   if (cfg_.feat(Feature::DELAY_ZERO) && se.vlag > 0) se.vlag = value{};
 }
 
 // §6.3 dequeue_entity(): false when the sleep is delayed (DELAY_DEQUEUE).
-template <class A>
-bool Machine<A>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
+template <class A, class P>
+bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   const bool sleep = (flags & DEQUEUE_SLEEP) != 0;
   update_curr(cfs);
   clear_buddies(cfs, se);
@@ -106,7 +106,7 @@ bool Machine<A>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
     }
   }
   // BUGS.md reweight_unclamped_lag: the SAVE dequeue of a renice stored raw V - v.
-  const bool clamp = !((flags & DEQUEUE_SAVE) != 0 && cfg_.injected(Injection::reweight_unclamped_lag));
+  const bool clamp = !((flags & DEQUEUE_MODEL_RENICE) != 0 && cfg_.injected(Injection::reweight_unclamped_lag));
   update_entity_lag(cfs, se, clamp);
   if (cfg_.feat(Feature::PLACE_REL_DEADLINE) && !sleep) {
     se.deadline = se.deadline - se.vruntime;
@@ -124,8 +124,8 @@ bool Machine<A>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
 
 // §10 requeue_delayed_entity(): a wakeup ends the delay; positive lag is re-placed
 // at zero lag (DELAY_ZERO). No update_curr first: V sees curr as last charged.
-template <class A>
-void Machine<A>::requeue_delayed_entity(cfs_rq<A>& cfs, entity& se) {
+template <class A, class P>
+void Machine<A, P>::requeue_delayed_entity(cfs_rq<A>& cfs, entity& se) {
   EEVDF_ASSERT(se.sched_delayed && se.on_rq, "requeue of an entity that is not delayed");
   if (cfg_.feat(Feature::DELAY_ZERO)) {
     update_entity_lag(cfs, se);
@@ -142,8 +142,8 @@ void Machine<A>::requeue_delayed_entity(cfs_rq<A>& cfs, entity& se) {
 }
 
 // §6.2 enqueue_task_fair() for a task entity on the root cfs_rq.
-template <class A>
-void Machine<A>::enqueue_task_fair(rq<A>& rq, task& p, unsigned flags) {
+template <class A, class P>
+void Machine<A, P>::enqueue_task_fair(rq<A>& rq, task& p, unsigned flags) {
   entity& se = p.se;
   if ((flags & ENQUEUE_DELAYED) != 0) {
     requeue_delayed_entity(rq.cfs, se);
@@ -160,8 +160,8 @@ void Machine<A>::enqueue_task_fair(rq<A>& rq, task& p, unsigned flags) {
 }
 
 // §6.3 dequeue_entities(): -1 when delayed; completes a delayed sleep with __block_task.
-template <class A>
-int Machine<A>::dequeue_entities(rq<A>& rq, entity& se, unsigned flags) {
+template <class A, class P>
+int Machine<A, P>::dequeue_entities(rq<A>& rq, entity& se, unsigned flags) {
   const bool task_sleep = (flags & DEQUEUE_SLEEP) != 0;
   const bool task_delayed = (flags & DEQUEUE_DELAYED) != 0;
   const unsigned h_nr_runnable = task_sleep || task_delayed || !se.sched_delayed ? 1 : 0;
@@ -176,34 +176,15 @@ int Machine<A>::dequeue_entities(rq<A>& rq, entity& se, unsigned flags) {
 }
 
 // §6.3 dequeue_task_fair(): false only for a delayed sleep.
-template <class A>
-bool Machine<A>::dequeue_task_fair(rq<A>& rq, task& p, unsigned flags) {
+template <class A, class P>
+bool Machine<A, P>::dequeue_task_fair(rq<A>& rq, task& p, unsigned flags) {
   return dequeue_entities(rq, p.se, flags) >= 0;
-}
-
-// §9 reweight_entity() for a task: set_user_nice has dequeued it (on_rq == 0), so
-// only the stored lag and a relative deadline are rescaled by old/new weight.
-template <class A>
-void Machine<A>::reweight_entity(cfs_rq<A>& cfs, entity& se, std::uint64_t weight) {
-  EEVDF_ASSERT(!se.on_rq, "tasks are reweighted off the runqueue (§9)");
-  const value old_weight = A::from_u64(se.load.weight);
-  const value new_weight = A::from_u64(weight);
-  if (!cfg_.injected(Injection::reweight_unscaled_lag)) {  // BUGS.md: pre-eab03c23c2a1 kept vlag unscaled
-    const value scaled = A::mul(se.vlag, old_weight, cfs.overflow, "vlag*w_old in reweight_entity");
-    se.vlag = A::div_s64(scaled, new_weight, cfs.overflow, "weight as div_s64 divisor in reweight_entity");
-  }
-  if (se.rel_deadline) {
-    const value scaled = A::mul(se.deadline, old_weight, cfs.overflow, "deadline*w_old in reweight_entity");
-    se.deadline = A::div_s64(scaled, new_weight, cfs.overflow, "weight as div_s64 divisor in reweight_entity");
-  }
-  se.load.weight = weight;
-  se.load.inv_weight = 0;  // update_load_set; reweight_task_fair restores the table inverse
 }
 
 // §9 prio_changed_fair(): a running task reschedules if its nice rose; a queued one
 // gets a wakeup-preemption check.
-template <class A>
-void Machine<A>::prio_changed_fair(rq<A>& rq, task& p, int old_nice) {
+template <class A, class P>
+void Machine<A, P>::prio_changed_fair(rq<A>& rq, task& p, int old_nice) {
   if (!p.on_rq) return;  // task_on_rq_queued
   if (rq.cfs.nr_queued == 1) return;
   if (rq.curr == &p) {

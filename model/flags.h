@@ -9,6 +9,9 @@ inline constexpr unsigned DEQUEUE_SAVE = 1u << 1;  // same bit as ENQUEUE_RESTOR
 inline constexpr unsigned DEQUEUE_MOVE = 1u << 2;
 inline constexpr unsigned DEQUEUE_SPECIAL = 1u << 3;
 inline constexpr unsigned DEQUEUE_DELAYED = 1u << 4;
+// Not a kernel flag: marks the SAVE dequeue of set_user_nice, the one place the
+// injection reweight_unclamped_lag (BUGS.md) changes.
+inline constexpr unsigned DEQUEUE_MODEL_RENICE = 1u << 8;
 
 inline constexpr unsigned ENQUEUE_WAKEUP = 1u << 0;
 inline constexpr unsigned ENQUEUE_RESTORE = 1u << 1;

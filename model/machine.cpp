@@ -9,7 +9,7 @@
 
 namespace eevdf::model {
 
-template class Machine<KernelArith>;
-template class Machine<IdealArith>;
+template class Machine<KernelArith, profile_6_18>;
+template class Machine<IdealArith, profile_6_18>;
 
 }  // namespace eevdf::model

@@ -1,4 +1,5 @@
-// The exact reference model of the v6.18 fair class for tasks on per-CPU runqueues
+// The exact reference model of the fair class (v6.18 by default; the profile P
+// holds what differs between kernel versions, profile.h) for tasks on per-CPU runqueues
 // (EEVDF_MODEL.md, §19 for the call sequences), over an arithmetic policy A:
 // KernelArith (bit-exact with the kernel, overflow detected) or IdealArith (exact
 // rationals). Pure: no I/O, clock or randomness; time comes with each event.
@@ -14,14 +15,18 @@
 #include <vector>   // runqueues and tasks
 
 #include "model/config.h"
+#include "model/profile_6_18.h"
 #include "model/task.h"
 
 namespace eevdf::model {
 
 enum class io_sleep { none, io, noacct };
 
-template <class A>
-class Machine {
+template <class A, class P = profile_6_18>
+class Machine : private profile_ops<A, P, Machine<A, P>> {
+  using ops = profile_ops<A, P, Machine<A, P>>;
+  friend ops;
+
  public:
   using value = typename A::value;
   using entity = sched_entity<A>;
@@ -58,24 +63,30 @@ class Machine {
   void clear_overflows();
 
  private:
+  // What differs between kernel versions (profile.h).
+  using ops::avg_vruntime;
+  using ops::cancel_protect_slice;
+  using ops::pick_keeps_curr;
+  using ops::protect_slice;
+  using ops::reweight_entity;
+  using ops::set_protect_slice;
+  using ops::update_curr_resched;
+  using ops::update_min_vruntime;
+  using ops::update_protect_slice;
+  using ops::wakeup_preempt_pick;
+
   // kernel/sched/fair.c (fair-inl.h)
   value entity_key(const cfs_rq<A>& cfs, const entity& se) const;
-  value avg_vruntime(const cfs_rq<A>& cfs) const;
   bool vruntime_eligible(const cfs_rq<A>& cfs, const value& vruntime) const;
   bool entity_eligible(const cfs_rq<A>& cfs, const entity& se) const;
   bool entity_before(const cfs_rq<A>& cfs, const entity& a, const entity& b) const;
   value min_vruntime(const cfs_rq<A>& cfs, const value& a, const value& b) const;
   void avg_vruntime_add(cfs_rq<A>& cfs, const entity& se);
   void avg_vruntime_sub(cfs_rq<A>& cfs, const entity& se);
-  void update_min_vruntime(cfs_rq<A>& cfs);
   std::uint64_t cfs_rq_min_slice(const cfs_rq<A>& cfs) const;
   void enqueue_entity_tree(cfs_rq<A>& cfs, entity& se);  // __enqueue_entity
   void dequeue_entity_tree(cfs_rq<A>& cfs, entity& se);  // __dequeue_entity
   value calc_delta_fair(cfs_rq<A>& cfs, std::uint64_t delta, const entity& se);
-  void set_protect_slice(cfs_rq<A>& cfs, entity& se);
-  void update_protect_slice(cfs_rq<A>& cfs, entity& se);
-  bool protect_slice(const cfs_rq<A>& cfs, const entity& se) const;
-  void cancel_protect_slice(cfs_rq<A>& cfs, entity& se);
   entity* pick_eevdf(cfs_rq<A>& cfs, bool protect, bool wakeup = false);  // __pick_eevdf
   bool update_deadline(cfs_rq<A>& cfs, entity& se);
   void update_curr(cfs_rq<A>& cfs);
@@ -97,7 +108,6 @@ class Machine {
   bool dequeue_task_fair(rq<A>& rq, task& p, unsigned flags);
   task* pick_task_fair(rq<A>& rq);
   void check_preempt_wakeup_fair(rq<A>& rq, task& p, unsigned wake_flags);
-  void reweight_entity(cfs_rq<A>& cfs, entity& se, std::uint64_t weight);
   void yield_task_fair(rq<A>& rq);
   void prio_changed_fair(rq<A>& rq, task& p, int old_nice);
 
