@@ -21,6 +21,7 @@ struct GenFlags {
   int sockets = 2;
   int cores = 64;
   int hz = 1000;
+  std::uint64_t gap_max_ns = 0;
   std::string mix;  // "", tick-heavy, wakeup-heavy
   std::string output;
 };
@@ -41,6 +42,7 @@ int run(const GenFlags& f) {
   o.busy_cpus_max = f.busy_cpus;
   o.events_min = o.events_max = f.events;
   o.hz = f.hz;
+  o.gap_max_ns = f.gap_max_ns;
   o.verb_weights = mix_weights(f.mix);
   std::ofstream file;
   if (!f.output.empty()) {
@@ -54,7 +56,8 @@ int run(const GenFlags& f) {
   generator::Generator gen(f.seed, o);
   out << "# eevdf-check gen --seed " << f.seed << " --events " << f.events << " --tasks " << f.tasks
       << " --busy-cpus " << f.busy_cpus << " --sockets " << f.sockets << " --cores " << f.cores << " --hz "
-      << f.hz << (f.mix.empty() ? "" : " --mix " + f.mix) << "\n";
+      << f.hz << (f.mix.empty() ? "" : " --mix " + f.mix)
+      << (f.gap_max_ns == 0 ? "" : " --gap-max " + std::to_string(f.gap_max_ns)) << "\n";
   trace::write_header(out, gen.header());
   while (const auto e = gen.next()) out << trace::format_event(*e) << "\n";
   return 0;
@@ -73,6 +76,7 @@ Run add_gen(CLI::App& app) {
   cmd->add_option("--cores", f->cores, "Cores per socket")->check(CLI::Range(1, 4096));
   cmd->add_option("--hz", f->hz, "Tick rate")->check(CLI::Range(1, 100000));
   cmd->add_option("--mix", f->mix, "Event mix")->check(CLI::IsMember({"tick-heavy", "wakeup-heavy"}));
+  cmd->add_option("--gap-max", f->gap_max_ns, "Longest gap between events in ns (default: a tick)");
   cmd->add_option("-o,--output", f->output, "Output file (default: stdout)");
   return [f] { return run(*f); };
 }

@@ -134,6 +134,7 @@ std::uint64_t draw_gap(Generation& g) {
   const std::uint64_t tick = g.m.config().tick_nsec;
   const std::uint64_t r = g.prng.range_inclusive(0, 15);
   if (r == 0) return 0;  // the same instant
+  if (g.o.gap_max_ns != 0) return g.prng.range_inclusive(1, g.o.gap_max_ns);  // a dense workload
   if (r < 13) return g.prng.range_inclusive(1, tick);
   if (r < 15 || !g.o.unphysical) return g.prng.range_inclusive(tick, 1000 * tick);
   return g.prng.range_inclusive(tick, kUnphysicalGapNsMax);

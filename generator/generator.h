@@ -24,6 +24,7 @@ struct Options {
   std::array<std::uint32_t, 9> verb_weights{};
   bool unphysical = false;             // allow long tick-less gaps with >= 2 queued
   int hz = 0;                          // 0: drawn (1000, 250 or 100)
+  std::uint64_t gap_max_ns = 0;        // longest ordinary gap between events; 0: TICK_NSEC
 };
 
 // A pull generator: the header first, then one event at a time. The same (seed,
