@@ -58,6 +58,7 @@ void Machine<A, P>::block_task_complete(rq<A>& rq, task& p) {
   if (p.in_iowait) rq.nr_iowait++;
   if (p.in_iowait_acct) rq.nr_iowait_acct++;
   p.on_rq = false;
+  if (observer_ != nullptr) observer_->block_completed(rq, p);
 }
 
 // fair.c pick_next_task_fair() with put_prev/set_next only when the pick changes.

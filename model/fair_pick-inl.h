@@ -49,10 +49,11 @@ void Machine<A, P>::update_curr(cfs_rq<A>& cfs) {
   curr->exec_start = now_;
   curr->sum_exec_runtime += delta_exec;
   curr->vruntime += calc_delta_fair(cfs, delta_exec, *curr);
-  const bool resched = update_deadline(cfs, *curr);
+  const bool renewed = update_deadline(cfs, *curr);
   update_min_vruntime(cfs);
-  if (cfs.nr_queued == 1) return;
-  if (update_curr_resched(cfs, *curr, resched)) {
+  const bool resched = cfs.nr_queued != 1 && update_curr_resched(cfs, *curr, renewed);
+  if (observer_ != nullptr) observer_->charged(cfs, *curr, delta_exec, renewed, resched);
+  if (resched) {
     resched_curr(rq_of(cfs));
     clear_buddies(cfs, *curr);
   }
@@ -61,6 +62,7 @@ void Machine<A, P>::update_curr(cfs_rq<A>& cfs) {
 // §7.3 set_next_entity(): take the pick out of the tree and protect its slice.
 template <class A, class P>
 void Machine<A, P>::set_next_entity(cfs_rq<A>& cfs, entity& se) {
+  if (observer_ != nullptr) observer_->set_next(cfs, se);
   clear_buddies(cfs, se);
   if (se.on_rq) {
     dequeue_entity_tree(cfs, se);
@@ -84,17 +86,24 @@ void Machine<A, P>::put_prev_entity(cfs_rq<A>& cfs, entity& prev) {
 }
 
 // §7.2 pick_next_entity(): an eligible next buddy, else EEVDF; a delayed pick
-// completes its sleep and the caller picks again.
+// completes its sleep and sets `retry`: the caller picks again.
 template <class A, class P>
-auto Machine<A, P>::pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs) -> entity* {
+auto Machine<A, P>::pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs, bool& retry) -> entity* {
+  retry = false;
   if (cfg_.feat(Feature::PICK_BUDDY) && cfs.next != nullptr && entity_eligible(cfs, *cfs.next)) {
     EEVDF_ASSERT(!cfs.next->sched_delayed || cfg_.injected(Injection::buddy_accepts_delayed),
                  "the next buddy is never delayed");
+    if (observer_ != nullptr) observer_->picked(rq, cfs.next, true);
     return cfs.next;
   }
   entity* se = pick_eevdf(cfs, true);
+  if (observer_ != nullptr) observer_->picked(rq, se, false);
+  // Nothing eligible: only after an overflow. The kernel would dereference NULL here;
+  // the model leaves the CPU idle and pick_nonempty reports it.
+  if (se == nullptr) return nullptr;
   if (se->sched_delayed) {
     dequeue_entities(rq, *se, DEQUEUE_SLEEP | DEQUEUE_DELAYED);
+    retry = true;
     return nullptr;
   }
   return se;
@@ -108,7 +117,9 @@ auto Machine<A, P>::pick_task_fair(rq<A>& rq) -> task* {
   for (unsigned round = 0, rounds_max = cfs.nr_queued + 1; round <= rounds_max; ++round) {
     if (cfs.nr_queued == 0) return nullptr;
     if (cfs.curr != nullptr && cfs.curr->on_rq) update_curr(cfs);
-    if (entity* se = pick_next_entity(rq, cfs)) return &task_of(*se);
+    bool retry = false;
+    if (entity* se = pick_next_entity(rq, cfs, retry)) return &task_of(*se);
+    if (!retry) return nullptr;
   }
   EEVDF_ASSERT(false, "pick_task_fair did not converge");
   return nullptr;
@@ -124,7 +135,10 @@ void Machine<A, P>::check_preempt_wakeup_fair(rq<A>& rq, task& p, unsigned wake_
   if (&se == &pse) return;
   const bool buddy_ok = !pse.sched_delayed || cfg_.injected(Injection::buddy_accepts_delayed);
   if (cfg_.feat(Feature::NEXT_BUDDY) && (wake_flags & WF_FORK) == 0 && buddy_ok) set_next_buddy(cfs, pse);
-  if (rq.need_resched) return;
+  if (rq.need_resched) {
+    if (observer_ != nullptr) observer_->wakeup_skipped(rq, pse);
+    return;
+  }
   if (!cfg_.feat(Feature::WAKEUP_PREEMPTION)) return;
   update_curr(cfs);
   wakeup_preempt_pick(rq, se, pse);

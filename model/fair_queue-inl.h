@@ -10,9 +10,11 @@ namespace eevdf::model {
 template <class A, class P>
 void Machine<A, P>::update_entity_lag(cfs_rq<A>& cfs, entity& se, bool clamp) {
   EEVDF_ASSERT(se.on_rq, "lag of an entity that is not queued");
-  const value vlag = A::s64(avg_vruntime(cfs) - se.vruntime, cfs.overflow, "vlag = V - v");
+  const value V = avg_vruntime(cfs);
+  const value vlag = A::s64(V - se.vruntime, cfs.overflow, "vlag = V - v");
   const value limit = calc_delta_fair(cfs, std::max(2 * se.slice, cfg_.tick_nsec), se);
   se.vlag = clamp ? std::clamp(vlag, value(-limit), limit) : vlag;
+  if (observer_ != nullptr) observer_->lag_stored(cfs, se, vlag, limit, V);
 }
 
 // §6.1 place_entity(): vruntime = V - inflated lag; deadline restored or renewed.
@@ -44,6 +46,9 @@ void Machine<A, P>::place_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
 template <class A, class P>
 void Machine<A, P>::enqueue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   const bool curr = cfs.curr == &se;
+  const value stored_vlag = observer_ != nullptr ? se.vlag : value{};
+  const value rel_deadline = observer_ != nullptr && se.rel_deadline ? se.deadline : value{};
+  const bool had_rel_deadline = se.rel_deadline;
   if (curr) place_entity(cfs, se, flags);
   update_curr(cfs);
   if (!curr) place_entity(cfs, se, flags);
@@ -52,6 +57,7 @@ void Machine<A, P>::enqueue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   if ((flags & ENQUEUE_MIGRATED) != 0) se.exec_start = 0;
   if (!curr) enqueue_entity_tree(cfs, se);
   se.on_rq = true;
+  if (observer_ != nullptr) observer_->placed(cfs, se, flags, stored_vlag, had_rel_deadline, rel_deadline);
 }
 
 // §7.2 clear_buddies(): forget `next` only if it is this entity.
@@ -65,6 +71,7 @@ template <class A, class P>
 void Machine<A, P>::set_next_buddy(cfs_rq<A>& cfs, entity& se) {
   EEVDF_ASSERT(se.on_rq, "a buddy is queued");
   cfs.next = &se;
+  if (observer_ != nullptr) observer_->buddy_set(cfs, se);
 }
 
 // §10 set_delayed(): a delayed task no longer counts as runnable.
@@ -87,6 +94,7 @@ template <class A, class P>
 void Machine<A, P>::finish_delayed_dequeue_entity(cfs_rq<A>& cfs, entity& se) {
   clear_delayed(cfs, se);
   if (cfg_.feat(Feature::DELAY_ZERO) && se.vlag > 0) se.vlag = value{};
+  if (observer_ != nullptr) observer_->delay_left(cfs, se, delay_exit::by_pick);
 }
 
 // §6.3 dequeue_entity(): false when the sleep is delayed (DELAY_DEQUEUE).
@@ -102,6 +110,7 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
     EEVDF_ASSERT(!(delay && se.sched_delayed), "a delayed entity sleeps again");
     if (cfg_.feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(cfs, se)) {
       set_delayed(cfs, se);
+      if (observer_ != nullptr) observer_->delay_entered(cfs, se, flags);
       return false;
     }
   }
@@ -136,9 +145,11 @@ void Machine<A, P>::requeue_delayed_entity(cfs_rq<A>& cfs, entity& se) {
       place_entity(cfs, se, 0);
       if (&se != cfs.curr) enqueue_entity_tree(cfs, se);
       cfs.nr_queued++;
+      if (observer_ != nullptr) observer_->placed(cfs, se, 0, value{}, false, value{});
     }
   }
   clear_delayed(cfs, se);
+  if (observer_ != nullptr) observer_->delay_left(cfs, se, delay_exit::by_wake);
 }
 
 // §6.2 enqueue_task_fair() for a task entity on the root cfs_rq.

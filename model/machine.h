@@ -15,6 +15,7 @@
 #include <vector>   // runqueues and tasks
 
 #include "model/config.h"
+#include "model/observer.h"
 #include "model/profile_6_18.h"
 #include "model/task.h"
 
@@ -47,6 +48,9 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   std::string setslice(std::uint64_t t, int p, std::uint64_t slice_ns);
   std::string yield(std::uint64_t t, int p);
   std::string exit(std::uint64_t t, int p);
+
+  // Hooks for the property checker (observer.h); nullptr: none.
+  void set_observer(Observer<A>* observer) { observer_ = observer; }
 
   // Read-only views for queries, dumps and properties.
   const Config& config() const { return cfg_; }
@@ -100,7 +104,7 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   void finish_delayed_dequeue_entity(cfs_rq<A>& cfs, entity& se);
   bool dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags);
   void set_next_entity(cfs_rq<A>& cfs, entity& se);
-  entity* pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs);
+  entity* pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs, bool& retry);
   void put_prev_entity(cfs_rq<A>& cfs, entity& prev);
   void requeue_delayed_entity(cfs_rq<A>& cfs, entity& se);
   void enqueue_task_fair(rq<A>& rq, task& p, unsigned flags);
@@ -135,6 +139,7 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   std::vector<task> tasks_;
   std::vector<TaskSpec> specs_;
   std::uint64_t now_ = 0;
+  Observer<A>* observer_ = nullptr;
 };
 
 }  // namespace eevdf::model

@@ -40,6 +40,7 @@ void profile_ops<A, profile_6_18, M>::update_min_vruntime(cfs_rq<A>& cfs) {
   }
   const value delta = A::s64(vruntime - cfs.min_vruntime, cfs.overflow, "v0 advance in update_min_vruntime");
   if (delta > 0) {
+    if (m().observer_ != nullptr) m().observer_->v0_moved(cfs, cfs.min_vruntime, vruntime);
     const value shift = A::mul(A::from_u64(cfs.avg_load), delta, cfs.overflow, "avg_load*d in avg_vruntime_update");
     cfs.avg_vruntime = A::add(cfs.avg_vruntime, -shift, cfs.overflow, "avg_vruntime re-base");
     cfs.min_vruntime = vruntime;
@@ -53,13 +54,15 @@ template <class A, class M>
 void profile_ops<A, profile_6_18, M>::set_protect_slice(cfs_rq<A>& cfs, entity& se) {
   std::uint64_t slice = m().cfg_.normalized_base_slice;
   value vprot = se.deadline;
+  std::uint64_t min_slice = ~std::uint64_t{0};
   if (m().cfg_.feat(Feature::RUN_TO_PARITY)) {
-    slice = m().cfs_rq_min_slice(cfs);
+    slice = min_slice = m().cfs_rq_min_slice(cfs);
     if (m().cfg_.injected(Injection::parity_ignores_min_slice)) slice = se.slice;  // BUGS.md: up to its own deadline
   }
   slice = std::min(slice, se.slice);
   if (slice != se.slice) vprot = m().min_vruntime(cfs, vprot, se.vruntime + m().calc_delta_fair(cfs, slice, se));
   se.vprot = vprot;
+  if (m().observer_ != nullptr) m().observer_->protection_set(cfs, se, min_slice);
 }
 
 // §7.3 update_protect_slice(): shrink curr's protection to the shortest queued slice.
@@ -67,6 +70,7 @@ template <class A, class M>
 void profile_ops<A, profile_6_18, M>::update_protect_slice(cfs_rq<A>& cfs, entity& se) {
   const std::uint64_t slice = m().cfs_rq_min_slice(cfs);
   se.vprot = m().min_vruntime(cfs, se.vprot, se.vruntime + m().calc_delta_fair(cfs, slice, se));
+  if (m().observer_ != nullptr) m().observer_->protection_changed(cfs, se, false);
 }
 
 // §7.3 protect_slice(): (s64)(vprot - vruntime) > 0.
@@ -78,7 +82,9 @@ bool profile_ops<A, profile_6_18, M>::protect_slice(const cfs_rq<A>& cfs, const 
 // §7.3 cancel_protect_slice().
 template <class A, class M>
 void profile_ops<A, profile_6_18, M>::cancel_protect_slice(cfs_rq<A>& cfs, entity& se) {
-  if (protect_slice(cfs, se)) se.vprot = se.vruntime;
+  if (!protect_slice(cfs, se)) return;
+  se.vprot = se.vruntime;
+  if (m().observer_ != nullptr) m().observer_->protection_changed(cfs, se, true);
 }
 
 
@@ -110,7 +116,11 @@ template <class A, class M>
 void profile_ops<A, profile_6_18, M>::wakeup_preempt_pick(rq<A>& rq, entity& se, entity& pse) {
   cfs_rq<A>& cfs = rq.cfs;
   const bool do_preempt_short = m().cfg_.feat(Feature::PREEMPT_SHORT) && pse.slice < se.slice;
-  if (m().pick_eevdf(cfs, !do_preempt_short, true) == &pse) {
+  Observer<A>* const observer = m().observer_;
+  if (observer != nullptr) observer->wakeup_pick_step(rq, se, pse, do_preempt_short);
+  const bool preempt = m().pick_eevdf(cfs, !do_preempt_short, true) == &pse;
+  if (observer != nullptr) observer->wakeup_decided(rq, pse, preempt);
+  if (preempt) {
     if (do_preempt_short) cancel_protect_slice(cfs, se);
     m().resched_curr(rq);
     return;

@@ -1,0 +1,63 @@
+// Observer hooks: the intermediate points of a transition that the property
+// checker looks at (INVARIANTS.md: placement, pick, reweight, the lag store, ...).
+// Every hook receives const views; an observer never changes the model. A Machine
+// without an observer pays one null test per hook.
+#pragma once
+
+#include <cstdint>  // ns
+
+#include "model/task.h"
+
+namespace eevdf::model {
+
+// Why an entity leaves the delayed state (§10).
+enum class delay_exit { by_pick, by_wake, by_force };
+
+template <class A>
+class Observer {
+ public:
+  using value = typename A::value;
+  using entity = sched_entity<A>;
+  virtual ~Observer() = default;
+
+  // §5.3 update_entity_lag() stored se.vlag: `raw` is V - v before the clamp,
+  // `limit` the clamp's bound, `V` the average it used.
+  virtual void lag_stored(const cfs_rq<A>&, const entity&, const value& /*raw*/, const value& /*limit*/, const value& /*V*/) {}
+  // §6.1 place_entity() placed `se` with stored lag `vlag` (before inflation) and,
+  // when it had one, the relative deadline `rel_deadline`; fired after the entity is
+  // back in the sums (end of enqueue_entity, or of a requeue's re-placement).
+  virtual void placed(const cfs_rq<A>&, const entity&, unsigned /*flags*/, const value& /*vlag*/, bool /*had_rel_deadline*/,
+                      const value& /*rel_deadline*/) {}
+  // §7.2 the schedule path's pick chose `se` (nullptr: nothing queued) on `rq`,
+  // before set_next_entity; `buddy`: it came from PICK_BUDDY.
+  virtual void picked(const rq<A>&, const entity* /*se*/, bool /*buddy*/) {}
+  // §7.3 set_next_entity() is about to make `se` curr (se still in the tree).
+  virtual void set_next(const cfs_rq<A>&, const entity&) {}
+  // §7.3 set_protect_slice() protected `se` using `min_slice` as the shortest other
+  // queued slice (~0 when RUN_TO_PARITY is off or nothing else is queued).
+  virtual void protection_set(const cfs_rq<A>&, const entity&, std::uint64_t /*min_slice*/) {}
+  // §7.2 set_next_buddy() made `se` the next buddy.
+  virtual void buddy_set(const cfs_rq<A>&, const entity&) {}
+  // §5.1 update_curr() charged `delta` ns to curr; `deadline_renewed` and
+  // `resched` are what it decided (resched only counts when nr_queued > 1).
+  virtual void charged(const cfs_rq<A>&, const entity& /*curr*/, std::uint64_t /*delta*/, bool /*deadline_renewed*/,
+                       bool /*resched*/) {}
+  // §8.2 the wakeup check reached its pick step (after its own update_curr, before
+  // the pick); `short_` is PREEMPT_SHORT's decision. Then wakeup_decided says
+  // whether it asked to reschedule.
+  virtual void wakeup_pick_step(const rq<A>&, const entity& /*curr*/, const entity& /*wakee*/, bool /*short_*/) {}
+  virtual void wakeup_decided(const rq<A>&, const entity& /*wakee*/, bool /*preempted*/) {}
+  // §8.2 the wakeup check returned early because a reschedule was already pending.
+  virtual void wakeup_skipped(const rq<A>&, const entity& /*wakee*/) {}
+  // §7.3 update_protect_slice / cancel_protect_slice changed curr's vprot.
+  virtual void protection_changed(const cfs_rq<A>&, const entity& /*curr*/, bool /*cancelled*/) {}
+  // §10 the entity became delayed / stopped being delayed.
+  virtual void delay_entered(const cfs_rq<A>&, const entity&, unsigned /*dequeue_flags*/) {}
+  virtual void delay_left(const cfs_rq<A>&, const entity&, delay_exit /*how*/) {}
+  // §13.1 __block_task() completed a sleep of `p` on `rq` (the iowait increment point).
+  virtual void block_completed(const rq<A>&, const task_struct<A>& /*p*/) {}
+  // §4.3 the reference point v0 moved.
+  virtual void v0_moved(const cfs_rq<A>&, const value& /*from*/, const value& /*to*/) {}
+};
+
+}  // namespace eevdf::model
