@@ -14,5 +14,7 @@ using Run = std::function<int()>;
 Run add_replay(CLI::App& app);
 // Adds `gen`: write a generated trace.
 Run add_gen(CLI::App& app);
+// Adds `properties`: list the property registry.
+Run add_properties(CLI::App& app);
 
 }  // namespace eevdf::cli

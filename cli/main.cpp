@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
   std::map<std::string, eevdf::cli::Run> runs;
   runs["replay"] = eevdf::cli::add_replay(app);
   runs["gen"] = eevdf::cli::add_gen(app);
+  runs["properties"] = eevdf::cli::add_properties(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "model/injections.h"
+#include "properties/catalogue.h"
 #include "replay/replay.h"
 
 namespace eevdf::cli {
@@ -17,7 +18,16 @@ struct ReplayFlags {
   std::string arith;
   std::vector<std::string> injections;
   std::string dump;
+  std::vector<std::string> check;
+  std::vector<std::string> skip;
+  bool keep_going = false;
 };
+
+std::vector<std::string> property_names() {
+  std::vector<std::string> names;
+  for (const auto& p : properties::kCatalogue) names.emplace_back(p.name);
+  return names;
+}
 
 std::vector<std::string> injection_names() {
   std::vector<std::string> names;
@@ -33,6 +43,9 @@ replay::Options to_options(const ReplayFlags& flags) {
   options.injections = flags.injections;
   if (flags.dump == "active") options.dump = replay::Dump::active_cpus;
   if (flags.dump == "full") options.dump = replay::Dump::full;
+  options.check = flags.check;
+  options.skip = flags.skip;
+  options.keep_going = flags.keep_going;
   return options;
 }
 
@@ -71,6 +84,13 @@ Run add_replay(CLI::App& app) {
   // `--dump` and `--dump=full` only: a flag never swallows the next word (a file).
   cmd->add_flag("--dump{active}", flags->dump, "Print the state as JSON after every event (`--dump=full`: every CPU)")
       ->check(CLI::IsMember({"active", "full"}));
+  cmd->add_option("--check", flags->check, "Check only these properties (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(property_names()));
+  cmd->add_option("--skip", flags->skip, "Do not check these properties (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(property_names()));
+  cmd->add_flag("--keep-going", flags->keep_going, "Report every violation instead of stopping at the first");
   return [flags] { return run(*flags); };
 }
 

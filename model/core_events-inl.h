@@ -247,4 +247,9 @@ void Machine<A, P>::clear_overflows() {
   for (rq<A>& rq : rqs_) rq.cfs.overflow.clear();
 }
 
+template <class A, class P>
+void Machine<A, P>::clear_overflows(const std::vector<int>& cpus) {
+  for (int cpu : cpus) rq_at(cpu).cfs.overflow.clear();
+}
+
 }  // namespace eevdf::model

@@ -65,6 +65,7 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   bool protected_slice(const task& p) const;  // protect_slice of curr (§7.3)
   std::vector<OverflowEvent> drain_overflows(int cpu);
   void clear_overflows();
+  void clear_overflows(const std::vector<int>& cpus);
 
  private:
   // What differs between kernel versions (profile.h).

@@ -1,140 +1,159 @@
 // The replay engine over the reference model: the primary arithmetic drives the
-// trace; an optional shadow in the other arithmetic answers `lag` / `ideal.lag`
-// queries (TRACE_FORMAT.md, Expectations). Overflows become no_overflow reports.
+// trace with the property checker installed; an optional shadow in the other
+// arithmetic answers `lag` / `ideal.lag` queries (TRACE_FORMAT.md, Expectations).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
-#include <set>
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "properties/registry.h"
 #include "replay/apply_event.h"
 #include "replay/engine.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
+#include "replay/violations.h"
 #include "trace/error.h"
 #include "trace/writer.h"
 
 namespace eevdf::replay {
 namespace {
 
-using KernelMachine = model::Machine<model::KernelArith>;
-using IdealMachine = model::Machine<model::IdealArith>;
+using model::IdealArith;
+using model::KernelArith;
 
-struct Violation {
-  std::string property;
-  std::string message;
+// The model a replay is judged on, with its checker as the one observer.
+template <class A>
+struct Primary {
+  model::Machine<A> m;
+  properties::Env<A> env;
+  properties::Checker<A> checker;
+
+  Primary(const model::Config& config, const std::vector<model::TaskSpec>& specs, properties::Sink& sink,
+          const properties::Selection& selection)
+      : m(config, specs), env{m, sink, 0, 0, nullptr, {}, {}}, checker(env) {
+    properties::add_properties(checker, env, selection);
+    if (!checker.empty()) m.set_observer(&checker);
+  }
 };
 
-// Counted, not kept: a long trace may violate a property at every event, and a
-// replay's memory must not grow with the trace.
+// The CPUs an event can change: its task's before and after, its `cpu=`, and for
+// `tick all` every busy CPU.
+template <class A>
+void add_touched(const model::Machine<A>& m, const trace::Event& e, std::vector<int>& touched) {
+  if (e.task != 0) touched.push_back(m.tasks().at(static_cast<std::size_t>(m.task_index(e.task))).cpu);
+  if (e.cpu) touched.push_back(*e.cpu);
+  if (e.all_cpus)
+    for (const auto& rq : m.rqs())
+      if (rq.curr != nullptr) touched.push_back(rq.cpu);
+}
 
 class ModelEngine final : public Engine {
  public:
   explicit ModelEngine(const EngineSetup& s)
       : header_(s.header), options_(s.options), arith_(s.arith), file_(s.file), out_(s.out),
-        summary_(s.options.dump != Dump::none ? s.err : s.out) {
+        summary_(s.options.dump != Dump::none ? s.err : s.out),
+        log_(s.file, s.header, s.options.keep_going, s.options.dump != Dump::none ? s.err : s.out) {
     const model::Config config = make_config(header_, options_, file_);
     const auto specs = make_task_specs(header_);
-    if (arith_ == trace::Arith::kernel || s.shadow) kernel_ = std::make_unique<KernelMachine>(config, specs);
-    if (arith_ == trace::Arith::ideal || s.shadow) ideal_ = std::make_unique<IdealMachine>(config, specs);
+    const properties::Selection selection{options_.check, options_.skip};
+    if (arith_ == trace::Arith::kernel) {
+      kernel_ = std::make_unique<Primary<KernelArith>>(config, specs, log_, selection);
+      if (s.shadow) ideal_shadow_ = std::make_unique<model::Machine<IdealArith>>(config, specs);
+    } else {
+      ideal_ = std::make_unique<Primary<IdealArith>>(config, specs, log_, selection);
+      if (s.shadow) kernel_shadow_ = std::make_unique<model::Machine<KernelArith>>(config, specs);
+    }
   }
 
   bool apply(const trace::Event& e) override {
-    const std::string reason = primary_kernel() ? apply_event(*kernel_, e) : apply_event(*ideal_, e);
-    if (!reason.empty()) throw trace::TraceError({file_, e.line, e.column}, reason);
+    if (kernel_) run(*kernel_, e);
+    else run(*ideal_, e);
     apply_shadow(e);
-    if (kernel_) collect_overflows(e);
     if (options_.dump != Dump::none) dump(e);
-    return violations_ == 0 || header_.has_trace_expectations();
+    return !log_.must_stop();
   }
 
   void expect(const trace::Expect& x) override {
     ++expectations_;
-    if (x.query == trace::Query::measure)
-      throw trace::TraceError({file_, x.line, 0}, "measure `" + x.measure + "` is not implemented yet",
-                              "measures arrive with the property checker");
-    const bool wants_kernel = x.query == trace::Query::lag || (x.query != trace::Query::ideal_lag && primary_kernel());
-    if (wants_kernel != primary_kernel() && shadow_diverged_line_ != 0) {
-      fail(x, fmt::format("shadow diverged at line {}", shadow_diverged_line_));
-      return;
-    }
-    if ((wants_kernel && !kernel_) || (!wants_kernel && !ideal_)) {
-      fail(x, "no shadow model in the other arithmetic (input not seekable)");
-      return;
-    }
-    const QueryResult r = wants_kernel ? evaluate(*kernel_, x) : evaluate(*ideal_, x);
+    if (x.query == trace::Query::measure) return expect_measure(x);
+    const bool wants_kernel = x.query == trace::Query::lag || (x.query != trace::Query::ideal_lag && kernel_);
+    const auto* k = kernel_ ? &kernel_->m : kernel_shadow_.get();
+    const auto* i = ideal_ ? &ideal_->m : ideal_shadow_.get();
+    if ((wants_kernel && !kernel_ && shadow_diverged_line_) || (!wants_kernel && !ideal_ && shadow_diverged_line_))
+      return fail(x, fmt::format("shadow diverged at line {}", shadow_diverged_line_));
+    if ((wants_kernel && k == nullptr) || (!wants_kernel && i == nullptr))
+      return fail(x, "no shadow model in the other arithmetic (input not seekable)");
+    const QueryResult r = wants_kernel ? evaluate(*k, x) : evaluate(*i, x);
     if (!r.ok) fail(x, "got " + r.actual);
   }
 
   Outcome finish(std::uint64_t events) override {
-    const bool props_ok = trace_expectations_hold();
-    const bool ok = props_ok && failed_expectations_ == 0;
+    if (kernel_) kernel_->checker.finish();
+    else ideal_->checker.finish();
+    const bool ok = log_.expectations_hold(summary_) && failed_expectations_ == 0;
     summary_ << fmt::format("{}: {} ({} arithmetic, {} events, {} expectations, {} violations)\n", file_,
-                            ok ? "ok" : "FAILED", trace::arith_name(arith_), events, expectations_,
-                            violations_);
+                            ok ? "ok" : "FAILED", trace::arith_name(arith_), events, expectations_, log_.total());
     return ok ? Outcome::clean : Outcome::failed;
   }
 
  private:
-  bool primary_kernel() const { return arith_ == trace::Arith::kernel; }
+  template <class A>
+  void run(Primary<A>& p, const trace::Event& e) {
+    p.env.line = e.line;
+    p.env.now = e.time_ns;
+    p.env.event = &e;
+    p.env.touched.clear();
+    add_touched(p.m, e, p.env.touched);
+    p.checker.before_event(e);
+    const std::string reason = apply_event(p.m, e);
+    if (!reason.empty()) throw trace::TraceError({file_, e.line, e.column}, reason);
+    add_touched(p.m, e, p.env.touched);
+    std::sort(p.env.touched.begin(), p.env.touched.end());
+    p.env.touched.erase(std::unique(p.env.touched.begin(), p.env.touched.end()), p.env.touched.end());
+    p.checker.after_event(e);
+    p.env.event = nullptr;
+    p.m.clear_overflows(p.env.touched);
+  }
 
   void apply_shadow(const trace::Event& e) {
-    const bool has_shadow = primary_kernel() ? ideal_ != nullptr : kernel_ != nullptr;
-    if (!has_shadow || shadow_diverged_line_ != 0) return;
-    const std::string reason = primary_kernel() ? apply_event(*ideal_, e) : apply_event(*kernel_, e);
+    if (shadow_diverged_line_ != 0) return;
+    std::string reason;
+    if (ideal_shadow_) reason = apply_event(*ideal_shadow_, e);
+    if (kernel_shadow_) {
+      reason = apply_event(*kernel_shadow_, e);
+      kernel_shadow_->clear_overflows();  // no_overflow is judged on the primary only
+    }
     if (!reason.empty()) shadow_diverged_line_ = e.line;
   }
 
-  void collect_overflows(const trace::Event& e) {
-    const bool kernel_is_shadow = !primary_kernel();
-    for (int cpu = 0; cpu < static_cast<int>(kernel_->rqs().size()); ++cpu) {
-      for (const model::OverflowEvent& o : kernel_->drain_overflows(cpu)) {
-        if (kernel_is_shadow) continue;  // no_overflow is a kernel-arithmetic property
-        report({"no_overflow", fmt::format("{}:{}: no_overflow at t={} on CPU {}: {} = {} does not fit 64 bits", file_,
-                                           e.line, e.time_ns, cpu, o.expression,
-                                           model::KernelArith::to_string(o.exact))});
-      }
+  void expect_measure(const trace::Expect& x) {
+    std::string num, den;
+    const bool found = kernel_ ? kernel_->checker.measure(x.measure, num, den) : ideal_->checker.measure(x.measure, num, den);
+    if (!found) return fail(x, "measure not available in this arithmetic or selection");
+    const Rational actual(num + "/" + den);
+    const Rational expected = to_rational(x.rational);
+    bool ok = false;
+    switch (x.op) {
+      case trace::CompareOp::lt: ok = actual < expected; break;
+      case trace::CompareOp::le: ok = actual <= expected; break;
+      case trace::CompareOp::eq: ok = actual == expected; break;
+      case trace::CompareOp::ge: ok = actual >= expected; break;
+      case trace::CompareOp::gt: ok = actual > expected; break;
     }
-  }
-
-  void report(const Violation& v) {
-    const bool first_of_kind = violated_.insert(v.property).second;
-    if (first_of_kind || !header_.has_trace_expectations()) out_stream() << v.message << "\n";
-    ++violations_;
-  }
-
-  bool trace_expectations_hold() {
-    if (!header_.has_trace_expectations()) return violations_ == 0;
-    bool ok = true;
-    for (const std::string& p : header_.expect_violations) {
-      if (violated_.count(p) == 0) {
-        summary_ << fmt::format("{}: expected a violation of {}, but it held\n", file_, p);
-        ok = false;
-      }
-    }
-    for (const std::string& p : violated_) {
-      const bool listed = std::find(header_.expect_violations.begin(), header_.expect_violations.end(), p) !=
-                          header_.expect_violations.end();
-      if (!listed) {
-        summary_ << fmt::format("{}: unexpected violation of {}\n", file_, p);
-        ok = false;
-      }
-    }
-    return ok;
+    if (!ok) fail(x, "got " + actual.str());
   }
 
   void fail(const trace::Expect& x, const std::string& why) {
     ++failed_expectations_;
-    out_stream() << fmt::format("{}:{}: {}: {}\n", file_, x.line, trace::format_expect(x), why);
+    summary_ << fmt::format("{}:{}: {}: {}\n", file_, x.line, trace::format_expect(x), why);
   }
-
-  std::ostream& out_stream() { return options_.dump != Dump::none ? summary_ : out_; }
 
   void dump(const trace::Event& e) {
     const bool all = options_.dump == Dump::full;
     const std::string event = trace::format_event(e);
-    const auto json = kernel_ ? dump_state(*kernel_, e.line, event, all) : dump_state(*ideal_, e.line, event, all);
+    const auto json = kernel_ ? dump_state(kernel_->m, e.line, event, all) : dump_state(ideal_->m, e.line, event, all);
     out_ << json.dump() << "\n";
   }
 
@@ -144,13 +163,14 @@ class ModelEngine final : public Engine {
   const std::string& file_;
   std::ostream& out_;
   std::ostream& summary_;
-  std::unique_ptr<KernelMachine> kernel_;
-  std::unique_ptr<IdealMachine> ideal_;
+  ViolationLog log_;
+  std::unique_ptr<Primary<KernelArith>> kernel_;
+  std::unique_ptr<Primary<IdealArith>> ideal_;
+  std::unique_ptr<model::Machine<IdealArith>> ideal_shadow_;
+  std::unique_ptr<model::Machine<KernelArith>> kernel_shadow_;
   int shadow_diverged_line_ = 0;
   std::uint64_t expectations_ = 0;
   std::uint64_t failed_expectations_ = 0;
-  std::uint64_t violations_ = 0;
-  std::set<std::string> violated_;
 };
 
 }  // namespace

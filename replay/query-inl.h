@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "base/assert.h"
 #include "model/machine.h"
 #include "model/weights.h"
 #include "trace/trace.h"
@@ -92,8 +93,8 @@ QueryResult evaluate_task(const model::Machine<A>& m, const model::task_struct<A
 }
 
 template <class A>
-QueryResult evaluate(const model::Machine<A>& m, const trace::Expect& x) {
-  const auto& rq = m.rqs().at(static_cast<std::size_t>(x.subject < 0 ? 0 : x.subject));
+QueryResult evaluate_cpu(const model::Machine<A>& m, const trace::Expect& x) {
+  const auto& rq = m.rqs().at(static_cast<std::size_t>(x.subject));
   switch (x.query) {
     case trace::Query::curr: {
       const int id = rq.curr == nullptr ? 0 : rq.curr->id;
@@ -103,6 +104,18 @@ QueryResult evaluate(const model::Machine<A>& m, const trace::Expect& x) {
     case trace::Query::nr_runnable: return compare_int<A>(x.value, rq.cfs.h_nr_runnable);
     case trace::Query::nr_iowait: return compare_int<A>(x.value, rq.nr_iowait);
     case trace::Query::nr_iowait_acct: return compare_int<A>(x.value, rq.nr_iowait_acct);
+    default: EEVDF_ASSERT(false, "not a CPU query"); return {};
+  }
+}
+
+template <class A>
+QueryResult evaluate(const model::Machine<A>& m, const trace::Expect& x) {
+  switch (x.query) {
+    case trace::Query::curr:
+    case trace::Query::nr_running:
+    case trace::Query::nr_runnable:
+    case trace::Query::nr_iowait:
+    case trace::Query::nr_iowait_acct: return evaluate_cpu(m, x);
     default: break;
   }
   const int index = m.task_index(x.subject);

@@ -21,6 +21,9 @@ struct Options {
   std::optional<trace::Arith> arith;    // --arith; default: the trace's `arith`
   std::vector<std::string> injections;  // --inject NAME, repeatable
   Dump dump = Dump::none;
+  std::vector<std::string> check;       // --check a,b: only these properties
+  std::vector<std::string> skip;        // --skip a,b
+  bool keep_going = false;              // --keep-going: collect every violation
 };
 
 // Replays `in` (named `file` in messages). Reports go to `out`, errors to `err`.

@@ -1,0 +1,48 @@
+// `eevdf-check properties`: the property registry, one line each.
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "cli/commands.h"
+#include "properties/registry.h"
+
+namespace eevdf::cli {
+namespace {
+
+const char* kind_text(properties::Kind k) {
+  switch (k) {
+    case properties::Kind::pass_fail: return "pass/fail";
+    case properties::Kind::measure: return "measure";
+    case properties::Kind::both: return "pass/fail+measure";
+  }
+  return "?";
+}
+
+const char* exact_text(properties::Exact e) {
+  switch (e) {
+    case properties::Exact::kernel: return "kernel";
+    case properties::Exact::ideal: return "ideal";
+    case properties::Exact::both: return "both";
+    case properties::Exact::system: return "system";
+  }
+  return "?";
+}
+
+int run() {
+  std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {}\n", "property", "kind", "arith", "status", "description");
+  for (const properties::PropertyInfo& p : properties::kCatalogue) {
+    const char* status = properties::implemented(p.name) ? "per event" : "not yet";
+    std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {}\n", p.name, kind_text(p.kind), exact_text(p.exact_in),
+                             status, p.summary);
+  }
+  return 0;
+}
+
+}  // namespace
+
+Run add_properties(CLI::App& app) {
+  app.add_subcommand("properties", "List the properties (INVARIANTS.md) and how each is checked");
+  return [] { return run(); };
+}
+
+}  // namespace eevdf::cli

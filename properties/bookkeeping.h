@@ -1,0 +1,197 @@
+// INVARIANTS.md, Bookkeeping: sums_consistent, counters_consistent,
+// task_conservation and no_overflow. Checked after each event on the CPUs the
+// event touched (only those can have changed).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "properties/brute.h"
+#include "properties/property.h"
+
+namespace eevdf::properties {
+
+// The kept sums behind V equal a recount over the tree; load.weight and nr_queued
+// equal a recount over Q; v0 moves only forward, to min(curr, tree) (§4.3).
+template <class A>
+class SumsConsistent final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "sums_consistent"; }
+
+  void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
+    typename A::value candidate = to;
+    bool any = false;
+    for (const auto* se : brute::queued(cfs)) {
+      if (!any || se->vruntime < candidate) candidate = se->vruntime;
+      any = true;
+    }
+    if (!any || candidate != to || !(to > from))
+      this->fail(cfs.rq_->cpu, 0, fmt::format("v0 {} -> {}, min vruntime of Q {}", A::to_string(from), A::to_string(to),
+                                              any ? A::to_string(candidate) : "none"),
+                 "v0 must advance to the smallest vruntime of curr and the tree (§4.3)");
+    moved_.insert(cfs.rq_->cpu);
+  }
+
+  void after_event(const trace::Event&) override {
+    for (int cpu : this->env_.touched) check(cpu);
+    moved_.clear();
+  }
+
+ private:
+  const model::rq<A>& rq(int cpu) const { return this->env_.m.rqs().at(static_cast<std::size_t>(cpu)); }
+
+  void check(int cpu) {
+    const auto& cfs = rq(cpu).cfs;
+    typename A::value keys{};
+    std::uint64_t load = 0, full = 0;
+    unsigned n = 0;
+    for (const auto* se : cfs.timeline) {
+      keys += (se->vruntime - cfs.min_vruntime) * typename A::value(brute::weight_of(se->load.weight));
+      load += brute::weight_of(se->load.weight);
+    }
+    for (const auto* se : brute::queued(cfs)) {
+      full += se->load.weight;
+      ++n;
+    }
+    if (keys != cfs.avg_vruntime || load != cfs.avg_load || full != cfs.load_weight || n != cfs.nr_queued)
+      this->fail(cpu, 0,
+                 fmt::format("kept S={} W={} load={} nr_queued={}; recount S={} W={} load={} nr_queued={}",
+                             A::to_string(cfs.avg_vruntime), cfs.avg_load, cfs.load_weight, cfs.nr_queued,
+                             A::to_string(keys), load, full, n),
+                 "the incremental sums disagree with a recount (§3.2)");
+    // Only touched runqueues change, so the v0 seen when this one was last touched
+    // is the v0 it had before this event.
+    const auto last = v0_last_.find(cpu);
+    if (last != v0_last_.end() && last->second != cfs.min_vruntime && moved_.count(cpu) == 0)
+      this->fail(cpu, 0, fmt::format("v0 {} -> {}", A::to_string(last->second), A::to_string(cfs.min_vruntime)),
+                 "v0 changed outside update_min_vruntime (§4.3)");
+    v0_last_[cpu] = cfs.min_vruntime;
+  }
+
+  std::map<int, typename A::value> v0_last_;
+  std::set<int> moved_;
+};
+
+// Per CPU: nr_running counts queued tasks, delayed ones and curr included;
+// nr_runnable excludes the delayed; each task's state agrees with where it is.
+template <class A>
+class CountersConsistent final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "counters_consistent"; }
+
+  void after_event(const trace::Event&) override {
+    for (int cpu : this->env_.touched) check(cpu);
+  }
+
+ private:
+  void check(int cpu) {
+    const auto& m = this->env_.m;
+    const auto& rq = m.rqs().at(static_cast<std::size_t>(cpu));
+    unsigned queued = 0, delayed = 0;
+    for (const auto* se : brute::queued(rq.cfs)) {
+      ++queued;
+      if (se->sched_delayed) ++delayed;
+      const auto& t = m.tasks().at(static_cast<std::size_t>(se->task));
+      const model::task_state s = m.state_of(t);
+      const bool is_curr = rq.curr == &t;
+      const bool agrees = is_curr ? s == model::task_state::running
+                                  : (se->sched_delayed ? s == model::task_state::delayed : s == model::task_state::queued);
+      if (!agrees || t.cpu != cpu || !t.on_rq)
+        this->fail(cpu, t.id, fmt::format("state {} on CPU {} (task_cpu {}, on_rq {})", static_cast<int>(s), cpu, t.cpu, t.on_rq),
+                   "a queued task's state and CPU must say where it is");
+    }
+    if (rq.curr != nullptr && (rq.cfs.curr != &rq.curr->se))
+      this->fail(cpu, rq.curr->id, "rq->curr and cfs_rq->curr differ", "the running task is the cfs_rq's curr");
+    if (rq.nr_running != queued || rq.cfs.h_nr_runnable != queued - delayed || rq.cfs.h_nr_queued != queued)
+      this->fail(cpu, 0,
+                 fmt::format("nr_running={} h_nr_queued={} nr_runnable={}; recount queued={} delayed={}", rq.nr_running,
+                             rq.cfs.h_nr_queued, rq.cfs.h_nr_runnable, queued, delayed),
+                 "nr_running counts delayed tasks, nr_runnable does not (§3.2)");
+  }
+};
+
+// Every task that is not new, blocked or exited is on exactly one runqueue, the one
+// of its CPU; no CPU runs two tasks and no task runs on two CPUs.
+template <class A>
+class TaskConservation final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "task_conservation"; }
+
+  // A task can only have landed on a wrong runqueue in this event if that runqueue
+  // was touched by it, so the touched runqueues and the tasks on them suffice.
+  void after_event(const trace::Event&) override {
+    const auto& m = this->env_.m;
+    std::map<int, int> seen;  // task index -> runqueues it is on
+    for (int cpu : this->env_.touched) {
+      const auto& rq = m.rqs().at(static_cast<std::size_t>(cpu));
+      for (const auto* se : brute::queued(rq.cfs)) {
+        const auto& t = m.tasks().at(static_cast<std::size_t>(se->task));
+        ++seen[se->task];
+        if (t.cpu != cpu)
+          this->fail(cpu, t.id, fmt::format("queued on CPU {}, task_cpu {}", cpu, t.cpu),
+                     "a queued task is on its own CPU's runqueue");
+      }
+      if (rq.curr != nullptr && rq.cfs.curr != &rq.curr->se)
+        this->fail(cpu, rq.curr->id, "runs without being the cfs_rq's curr", "no CPU runs two tasks");
+    }
+    for (const int index : involved_) {
+      const auto& t = m.tasks().at(static_cast<std::size_t>(index));
+      const model::task_state s = m.state_of(t);
+      const bool runnable = s == model::task_state::running || s == model::task_state::queued ||
+                            s == model::task_state::delayed;
+      const auto& own = m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
+      const bool on_own = own.curr == &t.se || own.timeline.count(const_cast<model::sched_entity<A>*>(&t.se)) != 0;
+      if (runnable != on_own)
+        this->fail(t.cpu, t.id, fmt::format("state {}, on its CPU's runqueue: {}", static_cast<int>(s), on_own),
+                   "a runnable task is on its CPU's runqueue; others on none");
+    }
+    for (const auto& [index, times] : seen) {
+      if (times != 1)
+        this->fail(-1, m.tasks().at(static_cast<std::size_t>(index)).id, fmt::format("on {} runqueues", times),
+                   "no task is queued twice");
+    }
+  }
+
+  // The tasks the event names or that ran on a touched CPU before it: the only ones
+  // that can have left a runqueue in this event.
+  void before_event(const trace::Event& e) override {
+    const auto& m = this->env_.m;
+    involved_.clear();
+    if (e.task != 0) involved_.push_back(m.task_index(e.task));
+    for (int cpu : this->env_.touched) {
+      const auto* curr = m.rqs().at(static_cast<std::size_t>(cpu)).curr;
+      if (curr != nullptr) involved_.push_back(curr->se.task);
+    }
+  }
+
+ private:
+  std::vector<int> involved_;
+};
+
+// Every s64 the kernel forms fits (INVARIANTS.md no_overflow): the kernel
+// arithmetic logs each one; a runqueue stays tainted until it empties.
+template <class A>
+class NoOverflow final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "no_overflow"; }
+
+  void after_event(const trace::Event&) override {
+    for (int cpu : this->env_.touched) {
+      const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
+      for (const model::OverflowEvent& o : rq.cfs.overflow.events()) {
+        this->fail(cpu, 0, fmt::format("{} = {}", o.expression, model::KernelArith::to_string(o.exact)),
+                   "a 64-bit quantity of the kernel overflowed; the model goes on with the wrapped value");
+        this->env_.overflowed.insert(cpu);
+      }
+      if (rq.cfs.nr_queued == 0) this->env_.overflowed.erase(cpu);
+    }
+  }
+};
+
+}  // namespace eevdf::properties

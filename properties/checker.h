@@ -1,0 +1,92 @@
+// The property checker: the set of enabled properties, installed as the model's one
+// observer, fanning every hook out to each property, plus the event boundaries.
+#pragma once
+
+#include <memory>  // properties
+#include <vector>  // the enabled set
+
+#include "properties/property.h"
+
+namespace eevdf::properties {
+
+template <class A>
+class Checker final : public model::Observer<A> {
+ public:
+  using value = typename A::value;
+  using entity = model::sched_entity<A>;
+
+  explicit Checker(Env<A>& env) : env_(env) {}
+  void add(std::unique_ptr<Property<A>> p) { properties_.push_back(std::move(p)); }
+  bool empty() const { return properties_.empty(); }
+
+  void before_event(const trace::Event& e) {
+    for (auto& p : properties_) p->before_event(e);
+  }
+  void after_event(const trace::Event& e) {
+    for (auto& p : properties_) p->after_event(e);
+  }
+  void finish() {
+    for (auto& p : properties_) p->finish();
+  }
+  // The current value of measure `name`; false when no enabled property measures it.
+  bool measure(std::string_view name, std::string& numerator, std::string& denominator) const {
+    for (const auto& p : properties_)
+      if (p->name() == name && p->measure(numerator, denominator)) return true;
+    return false;
+  }
+
+  void lag_stored(const model::cfs_rq<A>& c, const entity& se, const value& raw, const value& limit,
+                  const value& V) override {
+    for (auto& p : properties_) p->lag_stored(c, se, raw, limit, V);
+  }
+  void placed(const model::cfs_rq<A>& c, const entity& se, unsigned flags, const value& vlag, bool had_rel,
+              const value& rel) override {
+    for (auto& p : properties_) p->placed(c, se, flags, vlag, had_rel, rel);
+  }
+  void picked(const model::rq<A>& rq, const entity* se, bool buddy) override {
+    for (auto& p : properties_) p->picked(rq, se, buddy);
+  }
+  void set_next(const model::cfs_rq<A>& c, const entity& se) override {
+    for (auto& p : properties_) p->set_next(c, se);
+  }
+  void protection_set(const model::cfs_rq<A>& c, const entity& se, std::uint64_t min_slice) override {
+    for (auto& p : properties_) p->protection_set(c, se, min_slice);
+  }
+  void buddy_set(const model::cfs_rq<A>& c, const entity& se) override {
+    for (auto& p : properties_) p->buddy_set(c, se);
+  }
+  void charged(const model::cfs_rq<A>& c, const entity& curr, std::uint64_t delta, bool renewed,
+               bool resched) override {
+    for (auto& p : properties_) p->charged(c, curr, delta, renewed, resched);
+  }
+  void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee, bool short_) override {
+    for (auto& p : properties_) p->wakeup_pick_step(rq, curr, wakee, short_);
+  }
+  void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
+    for (auto& p : properties_) p->wakeup_decided(rq, wakee, preempted);
+  }
+  void wakeup_skipped(const model::rq<A>& rq, const entity& wakee) override {
+    for (auto& p : properties_) p->wakeup_skipped(rq, wakee);
+  }
+  void protection_changed(const model::cfs_rq<A>& c, const entity& curr, bool cancelled) override {
+    for (auto& p : properties_) p->protection_changed(c, curr, cancelled);
+  }
+  void delay_entered(const model::cfs_rq<A>& c, const entity& se, unsigned flags) override {
+    for (auto& p : properties_) p->delay_entered(c, se, flags);
+  }
+  void delay_left(const model::cfs_rq<A>& c, const entity& se, model::delay_exit how) override {
+    for (auto& p : properties_) p->delay_left(c, se, how);
+  }
+  void block_completed(const model::rq<A>& rq, const model::task_struct<A>& t) override {
+    for (auto& p : properties_) p->block_completed(rq, t);
+  }
+  void v0_moved(const model::cfs_rq<A>& c, const value& from, const value& to) override {
+    for (auto& p : properties_) p->v0_moved(c, from, to);
+  }
+
+ private:
+  Env<A>& env_;
+  std::vector<std::unique_ptr<Property<A>>> properties_;
+};
+
+}  // namespace eevdf::properties

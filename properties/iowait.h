@@ -1,0 +1,118 @@
+// INVARIANTS.md, iowait: iowait_accounting (pass/fail) and iowait_visibility (a
+// measure). The expected counts are kept here from the trace and the block
+// completions, independently of the model's counters (§13.1 I1-I4, §13.2).
+#pragma once
+
+#include <fmt/format.h>
+
+#include <map>
+#include <string>
+
+#include "properties/property.h"
+
+namespace eevdf::properties {
+
+template <class A>
+class IowaitAccounting final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "iowait_accounting"; }
+
+  // __block_task counts an io sleeper on the runqueue where its sleep completes.
+  void block_completed(const model::rq<A>& rq, const model::task_struct<A>& p) override {
+    if (!p.in_iowait) return;
+    counted_[p.se.task] = {rq.cpu, p.in_iowait_acct};
+    expected_[rq.cpu].first++;
+    if (p.in_iowait_acct) expected_[rq.cpu].second++;
+  }
+
+  // A wake of a counted sleeper drops the count where it was taken, whatever CPU
+  // it wakes on.
+  void before_event(const trace::Event& e) override {
+    if (e.verb != trace::Verb::wake) return;
+    const int index = this->env_.m.task_index(e.task);
+    const auto it = counted_.find(index);
+    if (it == counted_.end()) return;
+    expected_[it->second.first].first--;
+    if (it->second.second) expected_[it->second.first].second--;
+    extra_check_ = it->second.first;
+    counted_.erase(it);
+  }
+
+  void after_event(const trace::Event&) override {
+    for (int cpu : this->env_.touched) check(cpu);
+    if (extra_check_ >= 0) check(extra_check_);
+    extra_check_ = -1;
+  }
+
+ private:
+  void check(int cpu) {
+    const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
+    const auto [iowait, acct] = expected_[cpu];
+    if (rq.nr_iowait != iowait || rq.nr_iowait_acct != acct || rq.nr_iowait < 0 || rq.nr_iowait_acct > rq.nr_iowait)
+      this->fail(cpu, 0,
+                 fmt::format("nr_iowait={} nr_iowait_acct={}; completed io sleeps here: {} ({} accounted)",
+                             rq.nr_iowait, rq.nr_iowait_acct, iowait, acct),
+                 "nr_iowait counts the io sleepers whose block completed on this CPU, until they wake");
+  }
+
+  std::map<int, std::pair<int, bool>> counted_;                   // task -> (CPU, accounted)
+  std::map<int, std::pair<std::int64_t, std::int64_t>> expected_;  // CPU -> (iowait, acct)
+  int extra_check_ = -1;
+};
+
+// A measure: the time-integral (ns x tasks) of io sleepers that no nr_iowait counts.
+// With DELAY_DEQUEUE an ineligible io sleeper is delayed, so it is counted only when
+// its dequeue completes at a later pick, or never (BUGS.md, Findings).
+template <class A>
+class IowaitVisibility final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "iowait_visibility"; }
+
+  void before_event(const trace::Event& e) override {
+    integral_ += static_cast<model::u128>(e.time_ns - last_) * uncounted();
+    last_ = e.time_ns;
+    const auto& m = this->env_.m;
+    int index = e.task != 0 ? m.task_index(e.task) : -1;
+    if (e.task == 0 && e.cpu && e.verb == trace::Verb::sleep) {
+      const auto* curr = m.rqs().at(static_cast<std::size_t>(*e.cpu)).curr;
+      index = curr != nullptr ? curr->se.task : -1;
+    }
+    if (index < 0) return;
+    if (e.verb == trace::Verb::sleep && e.io != trace::Io::none) sleeping_[index] = false;
+    if (e.verb == trace::Verb::wake || e.verb == trace::Verb::exit) sleeping_.erase(index);
+  }
+
+  void block_completed(const model::rq<A>&, const model::task_struct<A>& p) override {
+    const auto it = sleeping_.find(p.se.task);
+    if (it != sleeping_.end() && p.in_iowait) it->second = true;
+  }
+
+  bool measure(std::string& numerator, std::string& denominator) const override {
+    numerator = to_decimal(integral_);
+    denominator = "1";
+    return true;
+  }
+
+ private:
+  std::uint64_t uncounted() const {
+    std::uint64_t n = 0;
+    for (const auto& [task, counted] : sleeping_) n += counted ? 0 : 1;
+    return n;
+  }
+  static std::string to_decimal(model::u128 v) {
+    std::string s;
+    do {
+      s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(v % 10)));
+      v /= 10;
+    } while (v != 0);
+    return s;
+  }
+
+  std::map<int, bool> sleeping_;  // io sleepers -> counted in some nr_iowait
+  std::uint64_t last_ = 0;
+  model::u128 integral_ = 0;
+};
+
+}  // namespace eevdf::properties

@@ -1,0 +1,129 @@
+// INVARIANTS.md, EEVDF core: lag_zero_sum and the pick properties (pick_eligible,
+// pick_earliest_deadline, pick_nonempty), recomputed from the queued entities.
+#pragma once
+
+#include <fmt/format.h>
+
+#include "properties/brute.h"
+#include "properties/property.h"
+
+namespace eevdf::properties {
+
+// Σ w_i * lag_i over Q is 0 exactly (ideal); with the kernel's floored V it lies in
+// (-W, 0] (§4.1, §16.2).
+template <class A>
+class LagZeroSum final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "lag_zero_sum"; }
+
+  void after_event(const trace::Event&) override {
+    for (int cpu : this->env_.touched) {
+      const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
+      const typename A::value V = brute::avg_vruntime(cfs);
+      typename A::value sum{};
+      std::uint64_t W = 0;
+      for (const auto* se : brute::queued(cfs)) {
+        const std::uint64_t w = brute::weight_of(se->load.weight);
+        sum += typename A::value(w) * (V - se->vruntime);
+        W += w;
+      }
+      if (W == 0) continue;  // an empty runqueue has no lags
+      const bool ok = brute::kernel_arith<A> ? (sum <= 0 && sum > -typename A::value(W)) : sum == 0;
+      if (!ok)
+        this->fail(cpu, 0, fmt::format("sum of w*lag = {}, W = {}", A::to_string(sum), W),
+                   brute::kernel_arith<A> ? "with a floored V the weighted lags sum into (-W, 0]"
+                                          : "the weighted lags sum to zero exactly");
+    }
+  }
+};
+
+// The schedule path's pick: on a non-empty queue it returns an entity, eligible
+// unless alone, with the earliest deadline among the eligible (ties: insertion
+// order; a tie with curr goes to the tree entity), unless it is a protected curr or
+// an eligible next buddy; after the pick, curr is not delayed.
+template <class A>
+class PickRules final : public Property<A> {
+ public:
+  PickRules(Env<A>& env, std::string_view which) : Property<A>(env), which_(which) {}
+  std::string_view name() const override { return which_; }
+
+  void picked(const model::rq<A>& rq, const model::sched_entity<A>* se, bool buddy) override {
+    const auto& cfs = rq.cfs;
+    if (which_ == "pick_nonempty") {
+      if (se == nullptr && cfs.nr_queued > 0)
+        this->fail(rq.cpu, 0, fmt::format("nr_queued = {}, pick = none", cfs.nr_queued),
+                   "a pick on a non-empty runqueue returns an entity");
+      return;
+    }
+    if (se == nullptr || cfs.nr_queued == 1) return;  // pick_nonempty's, or alone
+    const bool eligible = brute::eligible(cfs, se->vruntime);
+    if (which_ == "pick_eligible") {
+      if (!eligible)
+        this->fail(rq.cpu, this->env_.id_of(*se), lag_text(cfs, *se), "the pick is eligible unless it is alone");
+      return;
+    }
+    if (buddy && eligible) return;  // an eligible next buddy wins by design (§7.2)
+    if (se == cfs.curr && protected_curr(*se)) return;
+    const auto* best = earliest_eligible(cfs);
+    if (best != nullptr && best != se)
+      this->fail(rq.cpu, this->env_.id_of(*se),
+                 fmt::format("picked deadline {}, task {} has {}", A::to_string(se->deadline), this->env_.id_of(*best),
+                             A::to_string(best->deadline)),
+                 "EEVDF picks the eligible entity with the earliest deadline");
+  }
+
+  void after_event(const trace::Event&) override {
+    if (which_ != "pick_nonempty") return;
+    for (int cpu : this->env_.touched) {
+      const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
+      if (rq.curr != nullptr && rq.curr->se.sched_delayed)
+        this->fail(cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
+    }
+  }
+
+ private:
+  static bool protected_curr(const model::sched_entity<A>& se) { return se.vprot - se.vruntime > 0; }
+
+  // The first eligible tree entity in (deadline, insertion) order, or an on_rq curr
+  // with a strictly earlier deadline.
+  const model::sched_entity<A>* earliest_eligible(const model::cfs_rq<A>& cfs) const {
+    const model::sched_entity<A>* best = nullptr;
+    for (const auto* se : cfs.timeline) {
+      if (!brute::eligible(cfs, se->vruntime)) continue;
+      if (best == nullptr || se->deadline < best->deadline ||
+          (se->deadline == best->deadline && se->tree_seq < best->tree_seq))
+        best = se;
+    }
+    const auto* curr = cfs.curr;
+    if (curr != nullptr && curr->on_rq && brute::eligible(cfs, curr->vruntime) &&
+        (best == nullptr || curr->deadline < best->deadline))
+      best = curr;
+    return best;
+  }
+
+  std::string lag_text(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) const {
+    return fmt::format("lag = V - v = {}", A::to_string(brute::avg_vruntime(cfs) - se.vruntime));
+  }
+
+  std::string_view which_;
+};
+
+// §10: a delayed entity never becomes curr and never becomes the next buddy.
+template <class A>
+class DelayedNeverRuns final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "delayed_never_runs"; }
+  void set_next(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) override {
+    if (se.sched_delayed)
+      this->fail(cfs.rq_->cpu, this->env_.id_of(se), "set running while delayed", "a delayed entity never runs");
+  }
+  void buddy_set(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) override {
+    if (se.sched_delayed)
+      this->fail(cfs.rq_->cpu, this->env_.id_of(se), "became the next buddy while delayed",
+                 "a delayed entity never becomes a buddy (493afbd187c4)");
+  }
+};
+
+}  // namespace eevdf::properties

@@ -1,0 +1,79 @@
+// The interface of one property of INVARIANTS.md: an observer of the model's
+// intermediate points plus hooks around each event. A property reads the model
+// through const views only, and recomputes what it expects by brute force
+// (brute.h), never by calling the model's own pick, placement or eligibility code.
+#pragma once
+
+#include <cstdint>      // ns
+#include <set>          // CPUs
+#include <string>       // report text
+#include <string_view>  // names
+#include <vector>       // touched CPUs
+
+#include "model/machine.h"
+#include "model/observer.h"
+#include "trace/trace.h"
+
+namespace eevdf::properties {
+
+struct Violation {
+  std::string_view property;
+  int line = 0;
+  std::uint64_t time_ns = 0;
+  int cpu = -1;           // -1: not about one CPU
+  int task = 0;           // 0: not about one task
+  std::string values;     // the values involved, "expected X, found Y"
+  std::string explanation;
+  bool consequence = false;  // on a runqueue after its no_overflow (INVARIANTS.md)
+};
+
+// Where violations and measures go (the replay engine, a test, the run command).
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void violation(const Violation& v) = 0;
+  // A measure's value, exact: numerator / denominator (ns, or a ratio).
+  virtual void measure(std::string_view name, const std::string& numerator, const std::string& denominator) = 0;
+};
+
+// What every property sees: the model, where the replay is, which CPUs the current
+// event can have changed, and the sink.
+template <class A>
+struct Env {
+  const model::Machine<A>& m;
+  Sink& sink;
+  int line = 0;
+  std::uint64_t now = 0;
+  const trace::Event* event = nullptr;  // the event being applied (nullptr between events)
+  std::vector<int> touched;             // CPUs the current event may have changed
+  std::set<int> overflowed;             // runqueues since their no_overflow, until they empty
+
+  void report(std::string_view property, int cpu, int task, std::string values, std::string why) {
+    Violation v{property, line, now, cpu, task, std::move(values), std::move(why), false};
+    v.consequence = property != "no_overflow" && cpu >= 0 && overflowed.count(cpu) != 0;
+    sink.violation(v);
+  }
+  int id_of(const model::sched_entity<A>& se) const {
+    return m.tasks().at(static_cast<std::size_t>(se.task)).id;
+  }
+};
+
+template <class A>
+class Property : public model::Observer<A> {
+ public:
+  explicit Property(Env<A>& env) : env_(env) {}
+  virtual std::string_view name() const = 0;
+  virtual void before_event(const trace::Event&) {}
+  virtual void after_event(const trace::Event&) {}
+  virtual void finish() {}
+  // A measure's current value as an exact fraction; false for pass/fail properties.
+  virtual bool measure(std::string& /*numerator*/, std::string& /*denominator*/) const { return false; }
+
+ protected:
+  void fail(int cpu, int task, std::string values, std::string why) {
+    env_.report(name(), cpu, task, std::move(values), std::move(why));
+  }
+  Env<A>& env_;
+};
+
+}  // namespace eevdf::properties
