@@ -9,8 +9,9 @@
 
 namespace eevdf::properties {
 
-// Σ w_i * lag_i over Q is 0 exactly (ideal); with the kernel's floored V it lies in
-// (-W, 0] (§4.1, §16.2).
+// Σ w_i * lag_i over Q, with lag_i = V - v_i and V the model's avg_vruntime (the
+// quantity checked), is 0 exactly (ideal); with the kernel's floored V it lies in
+// (-W, 0] (§4.1, §16.2). The sum itself is recomputed here from each entity.
 template <class A>
 class LagZeroSum final : public Property<A> {
  public:
@@ -20,7 +21,7 @@ class LagZeroSum final : public Property<A> {
   void after_event(const trace::Event&) override {
     for (int cpu : this->env_.touched) {
       const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
-      const typename A::value V = brute::avg_vruntime(cfs);
+      const typename A::value V = this->env_.m.avg_vruntime_of(cpu);
       typename A::value sum{};
       std::uint64_t W = 0;
       for (const auto* se : brute::queued(cfs)) {

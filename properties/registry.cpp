@@ -9,19 +9,15 @@
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
 #include "properties/bookkeeping.h"
+#include "properties/delayed.h"
 #include "properties/iowait.h"
+#include "properties/lag.h"
 #include "properties/pick.h"
+#include "properties/protection.h"
+#include "properties/registry_table.h"
 
 namespace eevdf::properties {
 namespace {
-
-template <class A>
-using Factory = std::function<std::unique_ptr<Property<A>>(Env<A>&)>;
-
-template <class A, class P>
-Factory<A> plain() {
-  return [](Env<A>& env) { return std::make_unique<P>(env); };
-}
 
 template <class A>
 Factory<A> pick_rule(std::string_view which) {
@@ -29,8 +25,8 @@ Factory<A> pick_rule(std::string_view which) {
 }
 
 template <class A>
-std::vector<std::pair<std::string_view, Factory<A>>> factories() {
-  return {
+Table<A> factories() {
+  Table<A> table{
       {"sums_consistent", plain<A, SumsConsistent<A>>()},
       {"counters_consistent", plain<A, CountersConsistent<A>>()},
       {"task_conservation", plain<A, TaskConservation<A>>()},
@@ -43,6 +39,10 @@ std::vector<std::pair<std::string_view, Factory<A>>> factories() {
       {"iowait_accounting", plain<A, IowaitAccounting<A>>()},
       {"iowait_visibility", plain<A, IowaitVisibility<A>>()},
   };
+  register_lag(table);
+  register_protection(table);
+  register_delayed(table);
+  return table;
 }
 
 bool selected(std::string_view name, const Selection& s) {

@@ -1,0 +1,27 @@
+// Internal to the registry: the table of property factories each group header adds
+// its properties to (register_lag, register_protection, ...).
+#pragma once
+
+#include <functional>   // factories
+#include <memory>       // properties
+#include <string_view>  // names
+#include <utility>      // pairs
+#include <vector>       // the table
+
+#include "properties/property.h"
+
+namespace eevdf::properties {
+
+template <class A>
+using Factory = std::function<std::unique_ptr<Property<A>>(Env<A>&)>;
+
+template <class A>
+using Table = std::vector<std::pair<std::string_view, Factory<A>>>;
+
+// The factory of a property class constructed from the Env alone.
+template <class A, class P>
+Factory<A> plain() {
+  return [](Env<A>& env) { return std::make_unique<P>(env); };
+}
+
+}  // namespace eevdf::properties

@@ -1,0 +1,67 @@
+// Test harness for the properties: replay a trace text through one arithmetic with
+// chosen properties and collect what they report; reach into a run to break its
+// state on purpose (the only place that may: tests that prove a check can fail).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "properties/property.h"
+#include "replay/checked_run.h"
+#include "replay/model_config.h"
+#include "replay/vocabulary.h"
+#include "trace/reader.h"
+
+namespace eevdf::properties::testing {
+
+struct Capture final : Sink {
+  std::vector<Violation> violations;
+  void violation(const Violation& v) override { violations.push_back(v); }
+  void measure(std::string_view, const std::string&, const std::string&) override {}
+  int count(std::string_view property, bool with_consequences = false) const {
+    int n = 0;
+    for (const Violation& v : violations) n += v.property == property && (with_consequences || !v.consequence);
+    return n;
+  }
+};
+
+// A trace's header made into a run with `only` checked (all when empty).
+template <class A>
+struct Harness {
+  trace::Trace trace;
+  Capture sink;
+  std::unique_ptr<replay::CheckedRun<A>> run;
+  std::size_t next = 0;  // the next body statement to apply
+
+  Harness(const std::string& text, std::vector<std::string> only, std::vector<std::string> injections = {})
+      : trace(trace::parse_trace_text(text, "test.trace", replay::vocabulary())) {
+    replay::Options options;
+    options.injections = std::move(injections);
+    run = std::make_unique<replay::CheckedRun<A>>(replay::make_config(trace.header, options, "test.trace"),
+                                                  replay::make_task_specs(trace.header), sink,
+                                                  Selection{std::move(only), {}});
+  }
+
+  // Applies the events up to and including line `line` (all when 0); each must be legal.
+  void apply_until(int line = 0) {
+    for (; next < trace.body.size(); ++next) {
+      const auto* e = std::get_if<trace::Event>(&trace.body[next]);
+      if (e == nullptr) continue;
+      if (line != 0 && e->line > line) return;
+      const std::string reason = run->apply(*e);
+      if (!reason.empty()) throw std::runtime_error("illegal event at line " + std::to_string(e->line) + ": " + reason);
+    }
+  }
+
+  // Mutable access for tests that corrupt the model on purpose.
+  model::rq<A>& rq(int cpu) {
+    return const_cast<model::rq<A>&>(run->machine().rqs().at(static_cast<std::size_t>(cpu)));
+  }
+  model::task_struct<A>& task(int id) {
+    const auto& m = run->machine();
+    return const_cast<model::task_struct<A>&>(m.tasks().at(static_cast<std::size_t>(m.task_index(id))));
+  }
+  Checker<A>& checker() { return const_cast<Checker<A>&>(run->checker()); }
+};
+
+}  // namespace eevdf::properties::testing
