@@ -16,5 +16,7 @@ Run add_replay(CLI::App& app);
 Run add_gen(CLI::App& app);
 // Adds `properties`: list the property registry.
 Run add_properties(CLI::App& app);
+// Adds `bench`: events/s of the models.
+Run add_bench(CLI::App& app);
 
 }  // namespace eevdf::cli

@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   runs["replay"] = eevdf::cli::add_replay(app);
   runs["gen"] = eevdf::cli::add_gen(app);
   runs["properties"] = eevdf::cli::add_properties(app);
+  runs["bench"] = eevdf::cli::add_bench(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -10,6 +10,7 @@
 #include "model/arith_kernel.h"
 #include "properties/registry.h"
 #include "replay/apply_event.h"
+#include "replay/checked_run.h"
 #include "replay/engine.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
@@ -23,32 +24,6 @@ namespace {
 using model::IdealArith;
 using model::KernelArith;
 
-// The model a replay is judged on, with its checker as the one observer.
-template <class A>
-struct Primary {
-  model::Machine<A> m;
-  properties::Env<A> env;
-  properties::Checker<A> checker;
-
-  Primary(const model::Config& config, const std::vector<model::TaskSpec>& specs, properties::Sink& sink,
-          const properties::Selection& selection)
-      : m(config, specs), env{m, sink, 0, 0, nullptr, {}, {}}, checker(env) {
-    properties::add_properties(checker, env, selection);
-    if (!checker.empty()) m.set_observer(&checker);
-  }
-};
-
-// The CPUs an event can change: its task's before and after, its `cpu=`, and for
-// `tick all` every busy CPU.
-template <class A>
-void add_touched(const model::Machine<A>& m, const trace::Event& e, std::vector<int>& touched) {
-  if (e.task != 0) touched.push_back(m.tasks().at(static_cast<std::size_t>(m.task_index(e.task))).cpu);
-  if (e.cpu) touched.push_back(*e.cpu);
-  if (e.all_cpus)
-    for (const auto& rq : m.rqs())
-      if (rq.curr != nullptr) touched.push_back(rq.cpu);
-}
-
 class ModelEngine final : public Engine {
  public:
   explicit ModelEngine(const EngineSetup& s)
@@ -59,10 +34,10 @@ class ModelEngine final : public Engine {
     const auto specs = make_task_specs(header_);
     const properties::Selection selection{options_.check, options_.skip};
     if (arith_ == trace::Arith::kernel) {
-      kernel_ = std::make_unique<Primary<KernelArith>>(config, specs, log_, selection);
+      kernel_ = std::make_unique<CheckedRun<KernelArith>>(config, specs, log_, selection);
       if (s.shadow) ideal_shadow_ = std::make_unique<model::Machine<IdealArith>>(config, specs);
     } else {
-      ideal_ = std::make_unique<Primary<IdealArith>>(config, specs, log_, selection);
+      ideal_ = std::make_unique<CheckedRun<IdealArith>>(config, specs, log_, selection);
       if (s.shadow) kernel_shadow_ = std::make_unique<model::Machine<KernelArith>>(config, specs);
     }
   }
@@ -79,8 +54,8 @@ class ModelEngine final : public Engine {
     ++expectations_;
     if (x.query == trace::Query::measure) return expect_measure(x);
     const bool wants_kernel = x.query == trace::Query::lag || (x.query != trace::Query::ideal_lag && kernel_);
-    const auto* k = kernel_ ? &kernel_->m : kernel_shadow_.get();
-    const auto* i = ideal_ ? &ideal_->m : ideal_shadow_.get();
+    const auto* k = kernel_ ? &kernel_->machine() : kernel_shadow_.get();
+    const auto* i = ideal_ ? &ideal_->machine() : ideal_shadow_.get();
     if ((wants_kernel && !kernel_ && shadow_diverged_line_) || (!wants_kernel && !ideal_ && shadow_diverged_line_))
       return fail(x, fmt::format("shadow diverged at line {}", shadow_diverged_line_));
     if ((wants_kernel && k == nullptr) || (!wants_kernel && i == nullptr))
@@ -90,8 +65,8 @@ class ModelEngine final : public Engine {
   }
 
   Outcome finish(std::uint64_t events) override {
-    if (kernel_) kernel_->checker.finish();
-    else ideal_->checker.finish();
+    if (kernel_) kernel_->finish();
+    else ideal_->finish();
     const bool ok = log_.expectations_hold(summary_) && failed_expectations_ == 0;
     summary_ << fmt::format("{}: {} ({} arithmetic, {} events, {} expectations, {} violations)\n", file_,
                             ok ? "ok" : "FAILED", trace::arith_name(arith_), events, expectations_, log_.total());
@@ -100,21 +75,9 @@ class ModelEngine final : public Engine {
 
  private:
   template <class A>
-  void run(Primary<A>& p, const trace::Event& e) {
-    p.env.line = e.line;
-    p.env.now = e.time_ns;
-    p.env.event = &e;
-    p.env.touched.clear();
-    add_touched(p.m, e, p.env.touched);
-    p.checker.before_event(e);
-    const std::string reason = apply_event(p.m, e);
+  void run(CheckedRun<A>& p, const trace::Event& e) {
+    const std::string reason = p.apply(e);
     if (!reason.empty()) throw trace::TraceError({file_, e.line, e.column}, reason);
-    add_touched(p.m, e, p.env.touched);
-    std::sort(p.env.touched.begin(), p.env.touched.end());
-    p.env.touched.erase(std::unique(p.env.touched.begin(), p.env.touched.end()), p.env.touched.end());
-    p.checker.after_event(e);
-    p.env.event = nullptr;
-    p.m.clear_overflows(p.env.touched);
   }
 
   void apply_shadow(const trace::Event& e) {
@@ -130,7 +93,8 @@ class ModelEngine final : public Engine {
 
   void expect_measure(const trace::Expect& x) {
     std::string num, den;
-    const bool found = kernel_ ? kernel_->checker.measure(x.measure, num, den) : ideal_->checker.measure(x.measure, num, den);
+    const bool found = kernel_ ? kernel_->checker().measure(x.measure, num, den)
+                               : ideal_->checker().measure(x.measure, num, den);
     if (!found) return fail(x, "measure not available in this arithmetic or selection");
     const Rational actual(num + "/" + den);
     const Rational expected = to_rational(x.rational);
@@ -153,7 +117,8 @@ class ModelEngine final : public Engine {
   void dump(const trace::Event& e) {
     const bool all = options_.dump == Dump::full;
     const std::string event = trace::format_event(e);
-    const auto json = kernel_ ? dump_state(kernel_->m, e.line, event, all) : dump_state(ideal_->m, e.line, event, all);
+    const auto json = kernel_ ? dump_state(kernel_->machine(), e.line, event, all)
+                              : dump_state(ideal_->machine(), e.line, event, all);
     out_ << json.dump() << "\n";
   }
 
@@ -164,8 +129,8 @@ class ModelEngine final : public Engine {
   std::ostream& out_;
   std::ostream& summary_;
   ViolationLog log_;
-  std::unique_ptr<Primary<KernelArith>> kernel_;
-  std::unique_ptr<Primary<IdealArith>> ideal_;
+  std::unique_ptr<CheckedRun<KernelArith>> kernel_;
+  std::unique_ptr<CheckedRun<IdealArith>> ideal_;
   std::unique_ptr<model::Machine<IdealArith>> ideal_shadow_;
   std::unique_ptr<model::Machine<KernelArith>> kernel_shadow_;
   int shadow_diverged_line_ = 0;

@@ -1,0 +1,105 @@
+// The benchmark loop; see bench.h. Each model replays the same in-memory events
+// from a fresh state; the best of the repetitions is kept.
+#include "bench/bench.h"
+
+#include <chrono>
+#include <functional>
+#include <type_traits>
+
+#include "base/assert.h"
+#include "model/arith_ideal.h"
+#include "model/arith_kernel.h"
+#include "replay/checked_run.h"
+#include "replay/model_config.h"
+#include "replay/vocabulary.h"
+#include "trace/reader.h"
+
+namespace eevdf::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+template <class A>
+inline constexpr bool brute_kernel = std::is_same_v<A, model::KernelArith>;
+
+double seconds_of(const std::function<void()>& work) {
+  const auto start = Clock::now();
+  work();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double best_of(int repetitions, const std::function<void()>& work) {
+  double best = 0;
+  for (int i = 0; i < repetitions; ++i) {
+    const double s = seconds_of(work);
+    if (i == 0 || s < best) best = s;
+  }
+  return best;
+}
+
+std::vector<trace::Event> events_of(const trace::Trace& t) {
+  std::vector<trace::Event> events;
+  for (const auto& s : t.body)
+    if (const auto* e = std::get_if<trace::Event>(&s)) events.push_back(*e);
+  return events;
+}
+
+// A sink that only counts: the benchmark measures checking, not printing.
+struct CountingSink final : properties::Sink {
+  std::uint64_t violations = 0;
+  void violation(const properties::Violation&) override { ++violations; }
+  void measure(std::string_view, const std::string&, const std::string&) override {}
+};
+
+// Replays up to n events; returns how many applied. The traces are generated
+// against the kernel arithmetic, so the ideal one may take another decision (a
+// rounding tie) and meet an event illegal in its state: it stops there.
+template <class A>
+std::uint64_t replay_plain(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
+  model::Machine<A> m(replay::make_config(h, {}, "bench"), replay::make_task_specs(h));
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string reason = replay::apply_event(m, events[i]);
+    if (!reason.empty()) {
+      EEVDF_ASSERT(!brute_kernel<A>, "a benchmark trace must be valid in the kernel arithmetic: " + reason);
+      return i;
+    }
+    m.clear_overflows();
+  }
+  return n;
+}
+
+template <class A>
+void replay_checked(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
+  CountingSink sink;
+  replay::CheckedRun<A> run(replay::make_config(h, {}, "bench"), replay::make_task_specs(h), sink, {});
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string reason = run.apply(events[i]);
+    EEVDF_ASSERT(reason.empty(), "a benchmark trace must be valid: " + reason);
+  }
+}
+
+}  // namespace
+
+TraceResult run_trace(const std::string& name, const std::string& text, const Options& o) {
+  TraceResult r;
+  r.name = name;
+  trace::Trace t;
+  r.parse_seconds = seconds_of([&] { t = trace::parse_trace_text(text, name, replay::vocabulary()); });
+  const std::vector<trace::Event> events = events_of(t);
+  const std::uint64_t n = events.size();
+  const std::uint64_t n_ideal = std::min<std::uint64_t>(n, o.ideal_events_max);
+  r.events = n;
+  r.models.push_back({"kernel", n, best_of(o.repetitions, [&] { replay_plain<model::KernelArith>(t.header, events, n); })});
+  r.models.push_back(
+      {"kernel+checks", n, best_of(o.repetitions, [&] { replay_checked<model::KernelArith>(t.header, events, n); })});
+  std::uint64_t applied = 0;
+  const double ideal_s =
+      best_of(o.repetitions, [&] { applied = replay_plain<model::IdealArith>(t.header, events, n_ideal); });
+  r.models.push_back({"ideal", applied, ideal_s});
+  // The kernel reference on the same prefix, for a like-for-like ratio.
+  r.models.push_back({"kernel-prefix", applied,
+                      best_of(o.repetitions, [&] { replay_plain<model::KernelArith>(t.header, events, applied); })});
+  return r;
+}
+
+}  // namespace eevdf::bench

@@ -1,0 +1,36 @@
+// Benchmarks of the models on fixed traces (docs/BENCHMARKS.md): events per second
+// of pre-parsed events, each model measured side by side in one run. Speed is
+// measured here, never by timed tests.
+#pragma once
+
+#include <cstdint>  // counts
+#include <string>   // names
+#include <vector>   // results
+
+#include "trace/trace.h"
+
+namespace eevdf::bench {
+
+struct Measurement {
+  std::string model;          // "kernel", "ideal", "kernel+checks", ...
+  std::uint64_t events = 0;   // events replayed (the ideal reference: a prefix)
+  double seconds = 0;         // best of the repetitions
+  double events_per_s() const { return seconds > 0 ? static_cast<double>(events) / seconds : 0; }
+};
+
+struct TraceResult {
+  std::string name;
+  std::uint64_t events = 0;
+  double parse_seconds = 0;
+  std::vector<Measurement> models;
+};
+
+struct Options {
+  int repetitions = 3;                     // best of N: the least disturbed run
+  std::uint64_t ideal_events_max = 10000;  // exact rationals grow: a prefix only
+};
+
+// Parses `text` once, then measures every model on the pre-parsed events.
+TraceResult run_trace(const std::string& name, const std::string& text, const Options& options);
+
+}  // namespace eevdf::bench

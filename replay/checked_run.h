@@ -1,0 +1,67 @@
+// One model instance with the property checker installed: the unit that replay, the
+// tests and (later) `run` drive event by event.
+#pragma once
+
+#include <algorithm>  // sort, unique
+#include <string>     // illegal-event reasons
+#include <vector>     // specs
+
+#include "properties/registry.h"
+#include "replay/apply_event.h"
+
+namespace eevdf::replay {
+
+template <class A>
+class CheckedRun {
+ public:
+  CheckedRun(const model::Config& config, const std::vector<model::TaskSpec>& specs, properties::Sink& sink,
+             const properties::Selection& selection)
+      : m_(config, specs), env_{m_, sink, 0, 0, nullptr, {}, {}}, checker_(env_) {
+    properties::add_properties(checker_, env_, selection);
+    if (!checker_.empty()) m_.set_observer(&checker_);
+  }
+  CheckedRun(const CheckedRun&) = delete;
+  CheckedRun& operator=(const CheckedRun&) = delete;
+
+  // Applies `e` with the checks around it; the reason when `e` is illegal (the
+  // model is then unchanged and nothing was checked after it).
+  std::string apply(const trace::Event& e) {
+    env_.line = e.line;
+    env_.now = e.time_ns;
+    env_.event = &e;
+    env_.touched.clear();
+    add_touched(e);
+    checker_.before_event(e);
+    const std::string reason = apply_event(m_, e);
+    if (reason.empty()) {
+      add_touched(e);
+      std::sort(env_.touched.begin(), env_.touched.end());
+      env_.touched.erase(std::unique(env_.touched.begin(), env_.touched.end()), env_.touched.end());
+      checker_.after_event(e);
+      m_.clear_overflows(env_.touched);
+    }
+    env_.event = nullptr;
+    return reason;
+  }
+
+  void finish() { checker_.finish(); }
+  const model::Machine<A>& machine() const { return m_; }
+  const properties::Checker<A>& checker() const { return checker_; }
+
+ private:
+  // The CPUs an event can change: its task's (called before and after the event),
+  // its `cpu=`, and for `tick all` every busy CPU.
+  void add_touched(const trace::Event& e) {
+    if (e.task != 0) env_.touched.push_back(m_.tasks().at(static_cast<std::size_t>(m_.task_index(e.task))).cpu);
+    if (e.cpu) env_.touched.push_back(*e.cpu);
+    if (e.all_cpus)
+      for (const auto& rq : m_.rqs())
+        if (rq.curr != nullptr) env_.touched.push_back(rq.cpu);
+  }
+
+  model::Machine<A> m_;
+  properties::Env<A> env_;
+  properties::Checker<A> checker_;
+};
+
+}  // namespace eevdf::replay
