@@ -141,7 +141,13 @@ Event parse_event(const Context& ctx) {
   e.verb = static_cast<Verb>(index);
   e.column = verb.column;
   parse_arguments(ctx, e);
-  if (e.task != 0) e.column = ctx.line.tokens.at(2).column;
+  if (e.task != 0) {
+    // The task is the first word after the verb; options may come before it
+    // (`sleep io=noacct 1`), so token 2 is not always the task.
+    std::size_t i = 2;
+    while (split_option(ctx.line.tokens.at(i))) ++i;
+    e.column = ctx.line.tokens.at(i).column;
+  }
   return e;
 }
 
