@@ -32,14 +32,14 @@ Machine<A, P>::Machine(const Config& config, const std::vector<TaskSpec>& tasks)
   for (std::size_t i = 0; i < tasks.size(); ++i) {
     sched_fork(tasks_[i], tasks[i]);
     tasks_[i].se.task = static_cast<int>(i);
+    index_of_id_.emplace(tasks[i].id, static_cast<int>(i));
   }
 }
 
 template <class A, class P>
 int Machine<A, P>::task_index(int id) const {
-  for (std::size_t i = 0; i < tasks_.size(); ++i)
-    if (tasks_[i].id == id) return static_cast<int>(i);
-  return -1;
+  const auto it = index_of_id_.find(id);
+  return it == index_of_id_.end() ? -1 : it->second;
 }
 
 template <class A, class P>

@@ -10,9 +10,10 @@
 // reschedule in ascending CPU order (TRACE_FORMAT.md, immediate preemption).
 #pragma once
 
-#include <cstdint>  // times
-#include <string>   // illegal-event reasons
-#include <vector>   // runqueues and tasks
+#include <cstdint>        // times
+#include <string>         // illegal-event reasons
+#include <unordered_map>  // task ids to indices (lookups only: no iteration order leaks)
+#include <vector>         // runqueues and tasks
 
 #include "model/config.h"
 #include "model/observer.h"
@@ -139,6 +140,7 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   std::vector<rq<A>> rqs_;
   std::vector<task> tasks_;
   std::vector<TaskSpec> specs_;
+  std::unordered_map<int, int> index_of_id_;
   std::uint64_t now_ = 0;
   Observer<A>* observer_ = nullptr;
 };

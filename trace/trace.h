@@ -5,6 +5,7 @@
 
 #include <array>     // the name tables
 #include <cstdint>   // std::uint64_t, std::int64_t
+#include <map>       // the task lookup
 #include <optional>  // optional header values and event arguments
 #include <string>    // names
 #include <string_view>  // index_of
@@ -110,9 +111,16 @@ struct Header {
   bool expect_clean = false;
   std::vector<Expect> initial_expects;  // queries on the initial state
 
+ private:
+  mutable std::map<int, std::size_t> task_lookup_;  // id -> index, for the first lookup_count_ tasks
+  mutable std::size_t lookup_count_ = 0;
+
+ public:
+
   TopologySpec topology_or_default() const { return topology.value_or(TopologySpec{}); }
   int hz_or_default() const { return hz.value_or(1000); }
   Arith arith_or_default() const { return arith.value_or(Arith::kernel); }
+  // By id; a cached index keeps this O(log n) for headers of thousands of tasks.
   const TaskDecl* find_task(int id) const;
   bool has_trace_expectations() const { return expect_clean || !expect_violations.empty(); }
   bool operator==(const Header& o) const {
