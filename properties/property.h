@@ -50,7 +50,10 @@ struct Env {
 
   void report(std::string_view property, int cpu, int task, std::string values, std::string why) {
     Violation v{property, line, now, cpu, task, std::move(values), std::move(why), false};
-    v.consequence = property != "no_overflow" && cpu >= 0 && overflowed.count(cpu) != 0;
+    // Tainted: an overflow earlier on this runqueue, or one logged during this event
+    // (hooks report before NoOverflow's after_event has seen it).
+    v.consequence = property != "no_overflow" && cpu >= 0 &&
+                    (overflowed.count(cpu) != 0 || !m.rqs().at(static_cast<std::size_t>(cpu)).cfs.overflow.empty());
     sink.violation(v);
   }
   int id_of(const model::sched_entity<A>& se) const {
