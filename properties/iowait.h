@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -41,7 +42,8 @@ class IowaitAccounting final : public Property<A> {
 
   void after_event(const trace::Event&) override {
     for (int cpu : this->env_.touched) check(cpu);
-    if (extra_check_ >= 0) check(extra_check_);
+    const auto& t = this->env_.touched;
+    if (extra_check_ >= 0 && std::find(t.begin(), t.end(), extra_check_) == t.end()) check(extra_check_);
     extra_check_ = -1;
   }
 
