@@ -1,13 +1,417 @@
-// INVARIANTS.md: slice protection and rescheduling (wakeup_preempt_rule,
-// lone_no_resched, slice_sane, min_slice_exact, slice_protection). (Being written;
-// registered through register_protection.)
+// INVARIANTS.md, EEVDF core: slice protection and rescheduling (wakeup_preempt_rule,
+// lone_no_resched, slice_sane, min_slice_exact, slice_protection). Each check
+// recomputes the pick, the minimum slice and the protection limit itself from the
+// queued entities (EEVDF_MODEL.md §5.1, §7.1, §7.3, §8.2, §9), never through the
+// model's pick_eevdf / set_protect_slice / protect_slice code.
 #pragma once
 
+#include <fmt/format.h>
+
+#include <cstdint>  // slices
+#include <string>   // report text
+#include <vector>   // per-CPU state
+
+#include "model/calc_delta.h"
+#include "model/features.h"
+#include "properties/brute.h"
+#include "properties/property.h"
 #include "properties/registry_table.h"
 
 namespace eevdf::properties {
+namespace protection_brute {
 
 template <class A>
-void register_protection(Table<A>& /*table*/) {}
+using entity = model::sched_entity<A>;
+
+// |Q| (§3.2 nr_queued recounted): the tree plus an on_rq curr, delayed ones included.
+template <class A>
+std::size_t count_queued(const model::cfs_rq<A>& cfs) {
+  return cfs.timeline.size() + (cfs.curr != nullptr && cfs.curr->on_rq ? 1 : 0);
+}
+
+// §1.3 calc_delta_fair: the kernel's bit-exact value (model/calc_delta.h, itself
+// tested against the spec vectors), or exactly delta * 1024 / w in the ideal arithmetic.
+template <class A>
+typename A::value vdelta(std::uint64_t delta, const entity<A>& se) {
+  if constexpr (brute::kernel_arith<A>) {
+    return typename A::value(model::calc_delta_fair(delta, se.load));
+  } else {
+    return typename A::value(delta) * 1024 / typename A::value(brute::weight_of(se.load.weight));
+  }
+}
+
+// §7.3 the shortest slice of Q other than `except` (~0 when there is none), in one
+// pass without building Q.
+template <class A>
+std::uint64_t min_slice_except(const model::cfs_rq<A>& cfs, const entity<A>* except) {
+  std::uint64_t m = ~std::uint64_t{0};
+  for (const auto* se : cfs.timeline)
+    if (se != except && se->slice < m) m = se->slice;
+  if (cfs.curr != nullptr && cfs.curr->on_rq && cfs.curr != except && cfs.curr->slice < m) m = cfs.curr->slice;
+  return m;
+}
+
+// §4.2 eligibility against sums taken once: lag >= 0 <=> W * (v - v0) <= S.
+template <class A>
+struct Eligibility {
+  explicit Eligibility(const model::cfs_rq<A>& cfs) : sums(brute::sums(cfs)), v0(cfs.min_vruntime) {}
+  bool operator()(const entity<A>& se) const {
+    return (se.vruntime - v0) * typename A::value(sums.weights) <= sums.weighted_keys;
+  }
+  brute::Sums<A> sums;
+  typename A::value v0;
+};
+
+// §7.3 protect_slice(): vprot - vruntime > 0 (unwrapped values: the signed difference).
+template <class A>
+bool is_protected(const entity<A>& se) {
+  return se.vprot - se.vruntime > 0;
+}
+
+// §7.1 __pick_eevdf(cfs, protect) as the wakeup check calls it (§8.2 step 8), from
+// scratch: the earliest-deadline eligible entity of Q (ties: insertion order), curr
+// kept while protected when `protect`, curr winning only a strictly earlier
+// deadline; `keep_ineligible` is RUN_TO_PARITY_WAKEUP (§8.3): a protected curr
+// stays a candidate even when ineligible.
+template <class A>
+const entity<A>* wakeup_pick(const model::cfs_rq<A>& cfs, bool protect, bool keep_ineligible) {
+  const std::size_t n = count_queued(cfs);
+  const entity<A>* curr = cfs.curr != nullptr && cfs.curr->on_rq ? cfs.curr : nullptr;
+  if (n == 0) return nullptr;
+  if (n == 1) return curr != nullptr ? curr : *cfs.timeline.begin();  // the only one, unchecked
+  const Eligibility<A> eligible(cfs);
+  const bool prot = curr != nullptr && is_protected(*curr);
+  if (curr != nullptr && !eligible(*curr) && !(keep_ineligible && protect && prot)) curr = nullptr;
+  if (curr != nullptr && protect && prot) return curr;
+  const entity<A>* best = nullptr;
+  for (const auto* se : cfs.timeline) {
+    if (!eligible(*se)) continue;
+    if (best == nullptr || se->deadline < best->deadline ||
+        (se->deadline == best->deadline && se->tree_seq < best->tree_seq))
+      best = se;
+  }
+  if (best == nullptr || (curr != nullptr && curr->deadline < best->deadline)) best = curr;
+  return best;
+}
+
+}  // namespace protection_brute
+
+// wakeup_preempt_rule (§8.2): a wakeup-preemption check that reaches its pick step
+// with no reschedule pending asks for one iff the wakee is what __pick_eevdf picks at
+// that moment (curr's protection honoured unless PREEMPT_SHORT applies), and a
+// schedule then runs on that CPU iff it asked. A renice of the running task follows
+// prio_changed_fair instead (§9): a reschedule iff its nice rose with >= 2 queued,
+// or the renice's own update_curr asked for one.
+template <class A>
+class WakeupPreemptRule final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "wakeup_preempt_rule"; }
+
+  void before_event(const trace::Event& e) override {
+    judged_cpu_ = decided_cpu_ = -1;
+    picked_ = charged_resched_ = false;
+    renice_ = {};
+    const auto& m = this->env_.m;
+    if (e.verb != trace::Verb::renice || m.task_index(e.task) < 0) return;
+    const auto& p = m.tasks().at(static_cast<std::size_t>(m.task_index(e.task)));
+    const auto& rq = m.rqs().at(static_cast<std::size_t>(p.cpu));
+    if (rq.curr != &p || e.nice == p.nice) return;
+    renice_ = {p.cpu, p.id, p.nice, e.nice, protection_brute::count_queued(rq.cfs)};
+  }
+
+  void wakeup_pick_step(const model::rq<A>& rq, const model::sched_entity<A>& curr,
+                        const model::sched_entity<A>& wakee, bool /*short_*/) override {
+    judged_cpu_ = -1;
+    if (rq.need_resched) return;  // asked already, by this check's own update_curr: not the rule's
+    const auto& cfg = this->env_.m.config();
+    const bool short_ = cfg.feat(model::Feature::PREEMPT_SHORT) && wakee.slice < curr.slice;
+    const auto* pick = protection_brute::wakeup_pick(rq.cfs, !short_, cfg.feat(model::Feature::RUN_TO_PARITY_WAKEUP));
+    judged_cpu_ = rq.cpu;
+    expected_ = pick == &wakee;
+    judged_ = {&curr, pick, short_};  // the state stays as it is until wakeup_decided
+  }
+
+  void wakeup_decided(const model::rq<A>& rq, const model::sched_entity<A>& wakee, bool preempted) override {
+    if (judged_cpu_ != rq.cpu) return;
+    judged_cpu_ = -1;
+    decided_cpu_ = rq.cpu;
+    decided_ = preempted;
+    decided_task_ = this->env_.id_of(wakee);
+    if (preempted != expected_)
+      this->fail(rq.cpu, decided_task_,
+                 fmt::format("{}; the check {}", describe(rq.cfs, wakee), preempted ? "preempted" : "did not"),
+                 "wakeup preemption happens iff the wakee is what EEVDF picks now (§8.2)");
+  }
+
+  void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>&, std::uint64_t, bool, bool resched) override {
+    if (cfs.rq_->cpu == renice_.cpu && resched && !picked_) charged_resched_ = true;
+  }
+  void picked(const model::rq<A>& rq, const model::sched_entity<A>*, bool) override {
+    if (rq.cpu == decided_cpu_ || rq.cpu == renice_.cpu) picked_ = true;
+  }
+
+  void after_event(const trace::Event&) override {
+    if (decided_cpu_ >= 0 && picked_ != decided_)
+      this->fail(decided_cpu_, decided_task_,
+                 fmt::format("the check {}, a schedule {}", decided_ ? "preempted" : "did not preempt",
+                             picked_ ? "ran" : "did not run"),
+                 "a wakeup preemption is a reschedule request, and nothing else asked for one (§8.2, §19)");
+    if (renice_.cpu >= 0) check_renice();
+  }
+
+ private:
+  struct Renice {
+    int cpu = -1;
+    int task = 0;
+    int old_nice = 0;
+    int new_nice = 0;
+    std::size_t queued = 0;
+  };
+
+  void check_renice() {
+    const bool expected = charged_resched_ || (renice_.new_nice > renice_.old_nice && renice_.queued > 1);
+    if (expected != picked_)
+      this->fail(renice_.cpu, renice_.task,
+                 fmt::format("renice of the running task {} -> {} with {} queued; update_curr asked: {}; a schedule {}",
+                             renice_.old_nice, renice_.new_nice, renice_.queued, charged_resched_ ? "yes" : "no",
+                             picked_ ? "ran" : "did not run"),
+                 "prio_changed_fair reschedules a running task iff its nice rose (§9)");
+  }
+
+  // What the pick step saw, for the report: read only when it fails.
+  struct Judged {
+    const model::sched_entity<A>* curr = nullptr;
+    const model::sched_entity<A>* pick = nullptr;
+    bool short_ = false;
+  };
+
+  std::string describe(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& wakee) const {
+    const auto& [curr, pick, short_] = judged_;
+    const protection_brute::Eligibility<A> eligible(cfs);
+    const auto one = [&](const char* role, const model::sched_entity<A>& se) {
+      return fmt::format("{} task {}: deadline {}, slice {}, {}", role, this->env_.id_of(se), A::to_string(se.deadline),
+                         se.slice, eligible(se) ? "eligible" : "ineligible");
+    };
+    return fmt::format("{}; {}, {}; PREEMPT_SHORT {}; brute-force pick: {}", one("wakee", wakee), one("curr", *curr),
+                       protection_brute::is_protected(*curr) ? "protected" : "unprotected", short_ ? "applies" : "no",
+                       pick == nullptr ? std::string("none") : fmt::format("task {}", this->env_.id_of(*pick)));
+  }
+
+  int judged_cpu_ = -1;   // the CPU whose check reached its pick step unasked
+  bool expected_ = false;
+  Judged judged_;
+  int decided_cpu_ = -1;  // the CPU whose check decided, to see a schedule follow
+  bool decided_ = false;
+  int decided_task_ = 0;
+  bool picked_ = false;
+  bool charged_resched_ = false;
+  Renice renice_;
+};
+
+// lone_no_resched (§5.1 step 6): an update_curr on a runqueue with one queued entity
+// (delayed ones count) never asks to reschedule; judged when it decides.
+template <class A>
+class LoneNoResched final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "lone_no_resched"; }
+
+  void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& curr, std::uint64_t delta, bool renewed,
+               bool resched) override {
+    if (!resched || protection_brute::count_queued(cfs) != 1) return;
+    this->fail(cfs.rq_->cpu, this->env_.id_of(curr),
+               fmt::format("1 queued entity, charged {} ns, deadline renewed: {}, vruntime {}, vprot {}", delta,
+                           renewed ? "yes" : "no", A::to_string(curr.vruntime), A::to_string(curr.vprot)),
+               "a lone entity is never asked to reschedule (update_curr returns when nr_queued == 1)");
+  }
+};
+
+// slice_sane (§2): a custom slice is within [0.1 ms, 100 ms], no slice is 0 or
+// U64_MAX, and a default slice is the scaled base slice right after placement
+// (§6.1 step 2) or deadline renewal (§5.2).
+template <class A>
+class SliceSane final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "slice_sane"; }
+
+  void placed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned, const typename A::value&, bool,
+              const typename A::value&) override {
+    check(cfs.rq_->cpu, se, "placement");
+  }
+  void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& curr, std::uint64_t, bool renewed,
+               bool) override {
+    check(cfs.rq_->cpu, curr, renewed ? "deadline renewal" : nullptr);
+  }
+  void after_event(const trace::Event& e) override {
+    const auto& m = this->env_.m;
+    for (int cpu : this->env_.touched) {
+      const auto& cfs = m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
+      for (const auto* se : cfs.timeline) check(cpu, *se, nullptr);
+      if (cfs.curr != nullptr) check(cpu, *cfs.curr, nullptr);
+    }
+    if (e.task != 0 && m.task_index(e.task) >= 0) {  // a setslice may change a task on no runqueue
+      const auto& p = m.tasks().at(static_cast<std::size_t>(m.task_index(e.task)));
+      check(p.cpu, p.se, nullptr);
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kCustomMin = 100'000;      // __setparam_fair's clamp (§2)
+  static constexpr std::uint64_t kCustomMax = 100'000'000;
+
+  // `refreshed`: the point where a default slice was just set ("placement", ...).
+  void check(int cpu, const model::sched_entity<A>& se, const char* refreshed) {
+    const std::uint64_t base = this->env_.m.config().sysctl_base_slice;
+    std::string why;
+    if (se.slice == 0 || se.slice == ~std::uint64_t{0})
+      why = "a slice is never 0 or U64_MAX";
+    else if (se.custom_slice && (se.slice < kCustomMin || se.slice > kCustomMax))
+      why = "a custom slice is clamped to [0.1 ms, 100 ms] (§2)";
+    else if (!se.custom_slice && refreshed != nullptr && se.slice != base)
+      why = fmt::format("a default slice equals the scaled base slice after {} (§2)", refreshed);
+    if (!why.empty())
+      this->fail(cpu, this->env_.id_of(se),
+                 fmt::format("slice {} ns, custom: {}, base slice {} ns", se.slice, se.custom_slice ? "yes" : "no", base),
+                 why);
+  }
+};
+
+// min_slice_exact (§7.3, §3.3): with RUN_TO_PARITY, the minimum slice that
+// set_protect_slice uses equals the true minimum over the other queued entities
+// (the picked one has left the tree; ~0 when nothing else is queued).
+template <class A>
+class MinSliceExact final : public Property<A> {
+ public:
+  using Property<A>::Property;
+  std::string_view name() const override { return "min_slice_exact"; }
+
+  void protection_set(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, std::uint64_t min_slice) override {
+    if (!this->env_.m.config().feat(model::Feature::RUN_TO_PARITY)) return;
+    const std::uint64_t truth = protection_brute::min_slice_except(cfs, &se);
+    if (truth != min_slice)
+      this->fail(cfs.rq_->cpu, this->env_.id_of(se),
+                 fmt::format("min slice used {} ns, true minimum of the {} other queued entities {} ns", min_slice,
+                             protection_brute::count_queued(cfs), truth),
+                 "slice protection uses the shortest slice queued beside the pick");
+  }
+};
+
+// slice_protection (§5.1 step 6, §7.3, §8.2 steps 9-10, §19): at each update_curr
+// that charges delta > 0 with >= 2 queued, a reschedule is asked iff vruntime has
+// reached the deadline it had before the charge, or vprot*, this check's own
+// protection limit: set at set_next_entity from the true minimum of the other
+// queued slices (the unscaled base slice with NO_RUN_TO_PARITY), shrunk on a
+// PREEMPT_SHORT wakeup that does not preempt (RUN_TO_PARITY), cancelled by a
+// PREEMPT_SHORT preemption, and not renewed when the pick keeps the same task. A
+// renice or setslice of curr needs no exemption here: it goes through
+// set_next_entity, where vprot* is set again like the kernel's vprot.
+template <class A>
+class SliceProtection final : public Property<A> {
+ public:
+  using value = typename A::value;
+  using entity = model::sched_entity<A>;
+
+  explicit SliceProtection(Env<A>& env) : Property<A>(env), cpus_(env.m.rqs().size()) {}
+  std::string_view name() const override { return "slice_protection"; }
+
+  // §7.3 set_protect_slice, recomputed: se has not left the tree yet; curr is NULL.
+  void set_next(const model::cfs_rq<A>& cfs, const entity& se) override {
+    State& st = at(cfs);
+    st = State{};
+    if (!se.on_rq) return;  // no protection is set (§7.3)
+    const auto& cfg = this->env_.m.config();
+    const std::uint64_t others = cfg.feat(model::Feature::RUN_TO_PARITY) ? protection_brute::min_slice_except(cfs, &se)
+                                                                          : cfg.normalized_base_slice;
+    const std::uint64_t slice = others < se.slice ? others : se.slice;
+    st.vprot = se.deadline;
+    if (slice != se.slice) {
+      const value limit = se.vruntime + protection_brute::vdelta<A>(slice, se);
+      if (limit < st.vprot) st.vprot = limit;
+    }
+    st.curr = &se;
+    st.deadline = se.deadline;
+    st.how = Origin::pick;
+    st.slice = slice;
+  }
+
+  // §8.2 steps 9-10: PREEMPT_SHORT cancels protection on a preemption and shrinks
+  // it to the shortest queued slice otherwise (RUN_TO_PARITY only).
+  void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
+    State& st = at(rq.cfs);
+    const entity* curr = rq.cfs.curr;
+    const auto& cfg = this->env_.m.config();
+    if (curr == nullptr || st.curr != curr) return;
+    if (!cfg.feat(model::Feature::PREEMPT_SHORT) || !(wakee.slice < curr->slice)) return;
+    if (preempted) {
+      if (st.vprot > curr->vruntime) st.vprot = curr->vruntime;
+      st.how = Origin::cancelled;
+    } else if (cfg.feat(model::Feature::RUN_TO_PARITY)) {
+      const std::uint64_t min_slice = protection_brute::min_slice_except<A>(rq.cfs, nullptr);
+      const value limit = curr->vruntime + protection_brute::vdelta<A>(min_slice, *curr);
+      if (limit < st.vprot) st.vprot = limit;
+      st.how = Origin::shrunk;
+      st.slice = min_slice;
+    }
+  }
+
+  void charged(const model::cfs_rq<A>& cfs, const entity& curr, std::uint64_t delta, bool, bool resched) override {
+    State& st = at(cfs);
+    if (st.curr != &curr) return;  // never the case: every curr came through set_next
+    const std::size_t queued = protection_brute::count_queued(cfs);
+    if (delta > 0 && queued >= 2) {
+      const bool expired = !(curr.vruntime < st.deadline);
+      const bool unprotected = !(curr.vruntime < st.vprot);
+      if (resched != (expired || unprotected))
+        this->fail(cfs.rq_->cpu, this->env_.id_of(curr),
+                   fmt::format("{} queued, charged {} ns: vruntime {}, deadline before the charge {}, vprot* {} ({}), "
+                               "model vprot {}; rescheduled: {}",
+                               queued, delta, A::to_string(curr.vruntime), A::to_string(st.deadline),
+                               A::to_string(st.vprot), origin(st), A::to_string(curr.vprot), resched ? "yes" : "no"),
+                   "update_curr asks to reschedule iff the deadline or the end of slice protection is reached");
+    }
+    st.deadline = curr.deadline;
+  }
+
+  // A yield moves curr's deadline without a charge after it (§12).
+  void after_event(const trace::Event&) override {
+    for (int cpu : this->env_.touched) {
+      const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
+      State& st = at(cfs);
+      if (cfs.curr != nullptr && st.curr == cfs.curr) st.deadline = cfs.curr->deadline;
+    }
+  }
+
+ private:
+  enum class Origin { pick, shrunk, cancelled };
+  struct State {
+    const entity* curr = nullptr;  // the entity vprot* belongs to
+    value vprot{};
+    value deadline{};  // curr's deadline as last seen, before the next charge
+    Origin how = Origin::pick;  // what set vprot* last, for the report
+    std::uint64_t slice = 0;    // the slice it was set or shrunk with
+  };
+  static std::string origin(const State& st) {
+    switch (st.how) {
+      case Origin::pick: return fmt::format("set at the pick with slice {} ns", st.slice);
+      case Origin::shrunk: return fmt::format("shrunk by a PREEMPT_SHORT wakeup to slice {} ns", st.slice);
+      case Origin::cancelled: return "cancelled by a PREEMPT_SHORT preemption";
+    }
+    return {};
+  }
+  State& at(const model::cfs_rq<A>& cfs) { return cpus_.at(static_cast<std::size_t>(cfs.rq_->cpu)); }
+
+  std::vector<State> cpus_;
+};
+
+template <class A>
+void register_protection(Table<A>& table) {
+  table.push_back({"wakeup_preempt_rule", plain<A, WakeupPreemptRule<A>>()});
+  table.push_back({"lone_no_resched", plain<A, LoneNoResched<A>>()});
+  table.push_back({"slice_sane", plain<A, SliceSane<A>>()});
+  table.push_back({"min_slice_exact", plain<A, MinSliceExact<A>>()});
+  table.push_back({"slice_protection", plain<A, SliceProtection<A>>()});
+}
 
 }  // namespace eevdf::properties
