@@ -10,6 +10,7 @@
 
 #include "properties/brute.h"
 #include "properties/property.h"
+#include "properties/queue_walk.h"
 
 namespace eevdf::properties {
 
@@ -24,15 +25,15 @@ class SumsConsistent final : public Property<A> {
   void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
     typename A::value candidate = to;
     bool any = false;
-    for (const auto* se : brute::queued(cfs)) {
-      if (!any || se->vruntime < candidate) candidate = se->vruntime;
+    for_each_queued(cfs, [&](const model::sched_entity<A>& se) {
+      if (!any || se.vruntime < candidate) candidate = se.vruntime;
       any = true;
-    }
+    });
     if (!any || candidate != to || !(to > from))
       this->fail(cfs.rq_->cpu, 0, fmt::format("v0 {} -> {}, min vruntime of Q {}", A::to_string(from), A::to_string(to),
                                               any ? A::to_string(candidate) : "none"),
                  "v0 must advance to the smallest vruntime of curr and the tree (§4.3)");
-    moved_.insert(cfs.rq_->cpu);
+    moved_.push_back(cfs.rq_->cpu);
   }
 
   void after_event(const trace::Event&) override {
@@ -45,17 +46,10 @@ class SumsConsistent final : public Property<A> {
 
   void check(int cpu) {
     const auto& cfs = rq(cpu).cfs;
-    typename A::value keys{};
-    std::uint64_t load = 0, full = 0;
-    unsigned n = 0;
-    for (const auto* se : cfs.timeline) {
-      keys += (se->vruntime - cfs.min_vruntime) * typename A::value(brute::weight_of(se->load.weight));
-      load += brute::weight_of(se->load.weight);
-    }
-    for (const auto* se : brute::queued(cfs)) {
-      full += se->load.weight;
-      ++n;
-    }
+    const QueueFacts<A>& f = this->env_.facts(cpu);
+    const auto keys = f.tree_keys;
+    const std::uint64_t load = f.tree_weights, full = f.full_weight;
+    const unsigned n = f.queued;
     if (keys != cfs.avg_vruntime || load != cfs.avg_load || full != cfs.load_weight || n != cfs.nr_queued)
       this->fail(cpu, 0,
                  fmt::format("kept S={} W={} load={} nr_queued={}; recount S={} W={} load={} nr_queued={}",
@@ -64,15 +58,17 @@ class SumsConsistent final : public Property<A> {
                  "the incremental sums disagree with a recount (§3.2)");
     // Only touched runqueues change, so the v0 seen when this one was last touched
     // is the v0 it had before this event.
-    const auto last = v0_last_.find(cpu);
-    if (last != v0_last_.end() && last->second != cfs.min_vruntime && moved_.count(cpu) == 0)
-      this->fail(cpu, 0, fmt::format("v0 {} -> {}", A::to_string(last->second), A::to_string(cfs.min_vruntime)),
+    if (v0_last_.empty()) v0_last_.assign(this->env_.m.rqs().size(), cfs.min_vruntime);  // init_cfs_rq's v0
+    auto& last = v0_last_[static_cast<std::size_t>(cpu)];
+    const bool moved = std::find(moved_.begin(), moved_.end(), cpu) != moved_.end();
+    if (last != cfs.min_vruntime && !moved)
+      this->fail(cpu, 0, fmt::format("v0 {} -> {}", A::to_string(last), A::to_string(cfs.min_vruntime)),
                  "v0 changed outside update_min_vruntime (§4.3)");
-    v0_last_[cpu] = cfs.min_vruntime;
+    last = cfs.min_vruntime;
   }
 
-  std::map<int, typename A::value> v0_last_;
-  std::set<int> moved_;
+  std::vector<typename A::value> v0_last_;  // per CPU, as last seen
+  std::vector<int> moved_;                  // CPUs whose v0 moved by its rule in this event
 };
 
 // Per CPU: nr_running counts queued tasks, delayed ones and curr included;
@@ -91,15 +87,14 @@ class CountersConsistent final : public Property<A> {
   void check(int cpu) {
     const auto& m = this->env_.m;
     const auto& rq = m.rqs().at(static_cast<std::size_t>(cpu));
-    unsigned queued = 0, delayed = 0;
-    for (const auto* se : brute::queued(rq.cfs)) {
-      ++queued;
-      if (se->sched_delayed) ++delayed;
-      const auto& t = m.tasks().at(static_cast<std::size_t>(se->task));
+    const QueueFacts<A>& f = this->env_.facts(cpu);
+    const unsigned queued = f.queued, delayed = f.delayed;
+    for (const int index : f.tasks) {
+      const auto& t = m.tasks().at(static_cast<std::size_t>(index));
       const model::task_state s = m.state_of(t);
       const bool is_curr = rq.curr == &t;
       const bool agrees = is_curr ? s == model::task_state::running
-                                  : (se->sched_delayed ? s == model::task_state::delayed : s == model::task_state::queued);
+                                  : (t.se.sched_delayed ? s == model::task_state::delayed : s == model::task_state::queued);
       if (!agrees || t.cpu != cpu || !t.on_rq)
         this->fail(cpu, t.id, fmt::format("state {} on CPU {} (task_cpu {}, on_rq {})", static_cast<int>(s), cpu, t.cpu, t.on_rq),
                    "a queued task's state and CPU must say where it is");
@@ -126,15 +121,17 @@ class TaskConservation final : public Property<A> {
   // was touched by it, so the touched runqueues and the tasks on them suffice.
   void after_event(const trace::Event&) override {
     const auto& m = this->env_.m;
-    std::map<int, int> seen;  // task index -> runqueues it is on
+    if (seen_stamp_.size() != m.tasks().size()) seen_stamp_.assign(m.tasks().size(), 0);
     for (int cpu : this->env_.touched) {
       const auto& rq = m.rqs().at(static_cast<std::size_t>(cpu));
-      for (const auto* se : brute::queued(rq.cfs)) {
-        const auto& t = m.tasks().at(static_cast<std::size_t>(se->task));
-        ++seen[se->task];
+      for (const int index : this->env_.facts(cpu).tasks) {
+        const auto& t = m.tasks().at(static_cast<std::size_t>(index));
         if (t.cpu != cpu)
           this->fail(cpu, t.id, fmt::format("queued on CPU {}, task_cpu {}", cpu, t.cpu),
                      "a queued task is on its own CPU's runqueue");
+        auto& stamp = seen_stamp_[static_cast<std::size_t>(index)];
+        if (stamp == this->env_.stamp) this->fail(cpu, t.id, "on two runqueues", "no task is queued twice");
+        stamp = this->env_.stamp;
       }
       if (rq.curr != nullptr && rq.cfs.curr != &rq.curr->se)
         this->fail(cpu, rq.curr->id, "runs without being the cfs_rq's curr", "no CPU runs two tasks");
@@ -149,11 +146,6 @@ class TaskConservation final : public Property<A> {
       if (runnable != on_own)
         this->fail(t.cpu, t.id, fmt::format("state {}, on its CPU's runqueue: {}", static_cast<int>(s), on_own),
                    "a runnable task is on its CPU's runqueue; others on none");
-    }
-    for (const auto& [index, times] : seen) {
-      if (times != 1)
-        this->fail(-1, m.tasks().at(static_cast<std::size_t>(index)).id, fmt::format("on {} runqueues", times),
-                   "no task is queued twice");
     }
   }
 
@@ -171,6 +163,7 @@ class TaskConservation final : public Property<A> {
 
  private:
   std::vector<int> involved_;
+  std::vector<std::uint64_t> seen_stamp_;  // per task: the last event it was seen queued
 };
 
 // Every s64 the kernel forms fits (INVARIANTS.md no_overflow): the kernel

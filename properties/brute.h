@@ -8,6 +8,7 @@
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "model/calc_delta.h"
 #include "model/task.h"
 
 namespace eevdf::properties::brute {
@@ -76,13 +77,26 @@ bool eligible(const model::cfs_rq<A>& cfs, const typename A::value& vruntime) {
   return (vruntime - cfs.min_vruntime) * typename A::value(s.weights) <= s.weighted_keys;
 }
 
-// §7.3: the shortest slice among Q except `except` (~0 when there is none).
+// §7.3: the shortest slice among Q except `except` (~0 when there is none), in one
+// pass without building Q.
 template <class A>
 std::uint64_t min_slice_except(const model::cfs_rq<A>& cfs, const model::sched_entity<A>* except) {
   std::uint64_t m = ~std::uint64_t{0};
-  for (const auto* se : queued(cfs))
+  for (const auto* se : cfs.timeline)
     if (se != except && se->slice < m) m = se->slice;
+  if (cfs.curr != nullptr && cfs.curr->on_rq && cfs.curr != except && cfs.curr->slice < m) m = cfs.curr->slice;
   return m;
+}
+
+// §1.3 calc_delta_fair: the kernel's bit-exact value (model/calc_delta.h, itself
+// tested against the spec vectors), or exactly delta * 1024 / w in the ideal one.
+template <class A>
+typename A::value calc_delta_fair(std::uint64_t delta, const model::sched_entity<A>& se) {
+  if constexpr (kernel_arith<A>) {
+    return static_cast<typename A::value>(model::calc_delta_fair(delta, se.load));
+  } else {
+    return typename A::value(delta) * 1024 / typename A::value(weight_of(se.load.weight));
+  }
 }
 
 }  // namespace eevdf::properties::brute

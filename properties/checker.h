@@ -20,9 +20,11 @@ class Checker final : public model::Observer<A> {
   bool empty() const { return properties_.empty(); }
 
   void before_event(const trace::Event& e) {
+    ++env_.stamp;
     for (auto& p : properties_) p->before_event(e);
   }
   void after_event(const trace::Event& e) {
+    ++env_.stamp;
     for (auto& p : properties_) p->after_event(e);
   }
   void finish() {
@@ -37,50 +39,65 @@ class Checker final : public model::Observer<A> {
 
   void lag_stored(const model::cfs_rq<A>& c, const entity& se, const value& raw, const value& limit,
                   const value& V) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->lag_stored(c, se, raw, limit, V);
   }
   void placed(const model::cfs_rq<A>& c, const entity& se, unsigned flags, const value& vlag, bool had_rel,
               const value& rel) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->placed(c, se, flags, vlag, had_rel, rel);
   }
   void picked(const model::rq<A>& rq, const entity* se, bool buddy) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->picked(rq, se, buddy);
   }
   void set_next(const model::cfs_rq<A>& c, const entity& se) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->set_next(c, se);
   }
   void protection_set(const model::cfs_rq<A>& c, const entity& se, std::uint64_t min_slice) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->protection_set(c, se, min_slice);
   }
   void buddy_set(const model::cfs_rq<A>& c, const entity& se) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->buddy_set(c, se);
   }
   void charged(const model::cfs_rq<A>& c, const entity& curr, std::uint64_t delta, bool renewed,
                bool resched) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->charged(c, curr, delta, renewed, resched);
   }
   void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee, bool short_) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->wakeup_pick_step(rq, curr, wakee, short_);
   }
   void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->wakeup_decided(rq, wakee, preempted);
   }
   void wakeup_skipped(const model::rq<A>& rq, const entity& wakee) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->wakeup_skipped(rq, wakee);
   }
   void protection_changed(const model::cfs_rq<A>& c, const entity& curr, bool cancelled) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->protection_changed(c, curr, cancelled);
   }
   void delay_entered(const model::cfs_rq<A>& c, const entity& se, unsigned flags) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->delay_entered(c, se, flags);
   }
   void delay_left(const model::cfs_rq<A>& c, const entity& se, model::delay_exit how) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->delay_left(c, se, how);
   }
   void block_completed(const model::rq<A>& rq, const model::task_struct<A>& t) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->block_completed(rq, t);
   }
   void v0_moved(const model::cfs_rq<A>& c, const value& from, const value& to) override {
+    ++env_.stamp;  // the model may have changed since the last hook
     for (auto& p : properties_) p->v0_moved(c, from, to);
   }
 

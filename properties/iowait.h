@@ -82,13 +82,26 @@ class IowaitVisibility final : public Property<A> {
       index = curr != nullptr ? curr->se.task : -1;
     }
     if (index < 0) return;
-    if (e.verb == trace::Verb::sleep && e.io != trace::Io::none) sleeping_[index] = false;
-    if (e.verb == trace::Verb::wake || e.verb == trace::Verb::exit) sleeping_.erase(index);
+    if (e.verb == trace::Verb::sleep && e.io != trace::Io::none) {
+      const auto [it, fresh] = sleeping_.emplace(index, false);
+      if (!fresh && it->second) --counted_;
+      it->second = false;
+    }
+    if (e.verb == trace::Verb::wake || e.verb == trace::Verb::exit) {
+      const auto it = sleeping_.find(index);
+      if (it != sleeping_.end()) {
+        if (it->second) --counted_;
+        sleeping_.erase(it);
+      }
+    }
   }
 
   void block_completed(const model::rq<A>&, const model::task_struct<A>& p) override {
     const auto it = sleeping_.find(p.se.task);
-    if (it != sleeping_.end() && p.in_iowait) it->second = true;
+    if (it != sleeping_.end() && p.in_iowait && !it->second) {
+      it->second = true;
+      ++counted_;
+    }
   }
 
   bool measure(std::string& numerator, std::string& denominator) const override {
@@ -98,11 +111,7 @@ class IowaitVisibility final : public Property<A> {
   }
 
  private:
-  std::uint64_t uncounted() const {
-    std::uint64_t n = 0;
-    for (const auto& [task, counted] : sleeping_) n += counted ? 0 : 1;
-    return n;
-  }
+  std::uint64_t uncounted() const { return sleeping_.size() - counted_; }
   static std::string to_decimal(model::u128 v) {
     std::string s;
     do {
@@ -113,6 +122,7 @@ class IowaitVisibility final : public Property<A> {
   }
 
   std::map<int, bool> sleeping_;  // io sleepers -> counted in some nr_iowait
+  std::uint64_t counted_ = 0;     // how many of them are counted
   std::uint64_t last_ = 0;
   model::u128 integral_ = 0;
 };

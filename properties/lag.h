@@ -32,33 +32,23 @@
 namespace eevdf::properties {
 namespace lag_detail {
 
-// §5.3 limit = calc_delta_fair(max(2*slice, TICK_NSEC), se): the kernel's own
-// __calc_delta in the kernel arithmetic (bit-exact §1.3, tested against the spec's
-// vectors), exactly d*1024/w in the ideal one.
+// §5.3 the clamp of update_entity_lag: calc_delta_fair(max(2 * slice, TICK_NSEC)).
 template <class A>
 typename A::value lag_limit(const model::sched_entity<A>& se, std::uint64_t tick_nsec) {
-  const std::uint64_t d = std::max(2 * se.slice, tick_nsec);
-  if constexpr (brute::kernel_arith<A>) {
-    return static_cast<typename A::value>(model::calc_delta_fair(d, se.load));
-  } else {
-    return typename A::value(d) * typename A::value(1024) / typename A::value(brute::weight_of(se.load.weight));
-  }
+  return brute::calc_delta_fair<A>(std::max(2 * se.slice, tick_nsec), se);
 }
 
 // The lag V - v of an entity against the queue as it is now (V floored in the
-// kernel arithmetic, exact in the ideal one).
+// kernel arithmetic, exact in the ideal one), from the shared recount.
 template <class A>
-typename A::value lag_now(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) {
-  return brute::avg_vruntime(cfs) - se.vruntime;
+typename A::value lag_now(const QueueFacts<A>& f, const model::sched_entity<A>& se) {
+  return f.avg_vruntime() - se.vruntime;
 }
 
-// Σ w_i over Q without `se`: the L of the placement formula.
+// Σ w_i over Q without `se` (which is in Q): the L of the placement formula.
 template <class A>
-std::uint64_t others_weight(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) {
-  std::uint64_t load = 0;
-  for (const auto* other : brute::queued(cfs))
-    if (other != &se) load += brute::weight_of(other->load.weight);
-  return load;
+std::uint64_t others_weight(const QueueFacts<A>& f, const model::sched_entity<A>& se) {
+  return f.q_weights - brute::weight_of(se.load.weight);
 }
 
 // Whether the lag measured right after a PLACE_LAG placement is the stored one,
@@ -101,10 +91,10 @@ class PlacementEligible final : public Property<A> {
               const typename A::value& vlag, bool /*had_rel*/, const typename A::value& /*rel*/) override {
     const bool zero_lag = !this->env_.m.config().feat(model::Feature::PLACE_LAG);
     if (vlag < 0 && !zero_lag) return;
-    if (brute::eligible(cfs, se.vruntime)) return;
+    if (this->env_.facts(cfs).q.eligible(se.vruntime)) return;
     this->fail(cfs.rq_->cpu, this->env_.id_of(se),
                fmt::format("stored vlag {}, lag after placement V - v = {}", A::to_string(vlag),
-                           A::to_string(lag_detail::lag_now(cfs, se))),
+                           A::to_string(lag_detail::lag_now(this->env_.facts(cfs), se))),
                "an entity placed with lag >= 0 is eligible right after its placement (left bias, §4.1)");
   }
 };
@@ -125,11 +115,11 @@ class PlacementPreservesLag final : public Property<A> {
     // An empty queue drops the lag (the entity lands on v0); a curr re-placed in
     // its own sums (group entities only, §9) is outside the derivation.
     if (cfs.nr_queued < 2 || &se == cfs.curr) return;
-    const typename A::value measured = lag_detail::lag_now(cfs, se);
+    const typename A::value measured = lag_detail::lag_now(this->env_.facts(cfs), se);
     if (lag_detail::placement_lag_ok<A>(measured, vlag)) return;
     this->fail(cfs.rq_->cpu, this->env_.id_of(se),
                fmt::format("stored vlag l = {}, V' - v = {} after placement, L = {}, w = {} {}", A::to_string(vlag),
-                           A::to_string(measured), lag_detail::others_weight(cfs, se),
+                           A::to_string(measured), lag_detail::others_weight(this->env_.facts(cfs), se),
                            brute::weight_of(se.load.weight), lag_detail::placement_bound_text<A>()),
                "PLACE_LAG placement must give back the stored lag (§6.1 inflation by (L+w)/L)");
   }
@@ -154,7 +144,7 @@ class MigrationPreservesLag final : public Property<A> {
                   const typename A::value& /*limit*/, const typename A::value& /*V*/) override {
     if (seen_ || se.task != lag_detail::event_task(this->env_, trace::Verb::migrate)) return;
     seen_ = true;
-    const typename A::value raw = lag_detail::lag_now(cfs, se);
+    const typename A::value raw = lag_detail::lag_now(this->env_.facts(cfs), se);
     const typename A::value limit = lag_detail::lag_limit(se, this->env_.m.config().tick_nsec);
     const typename A::value expected = raw > limit ? limit : (raw < -limit ? -limit : raw);
     if (se.vlag != expected)
@@ -181,7 +171,7 @@ class MigrationPreservesLag final : public Property<A> {
   void check(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, const typename A::value& vlag,
              bool had_rel) {
     const int cpu = cfs.rq_->cpu, id = this->env_.id_of(se);
-    const typename A::value measured = lag_detail::lag_now(cfs, se);
+    const typename A::value measured = lag_detail::lag_now(this->env_.facts(cfs), se);
     if (vlag != stored_ || !lag_detail::placement_lag_ok<A>(measured, stored_))
       this->fail(cpu, id,
                  fmt::format("stored at the source {}, consumed by the placement {}, lag at the destination {} {}",
@@ -230,7 +220,7 @@ class ReweightPreservesLag final : public Property<A> {
                   const typename A::value& /*limit*/, const typename A::value& /*V*/) override {
     if (saved_.seen || se.task != lag_detail::event_task(this->env_, trace::Verb::renice)) return;
     saved_.seen = saved_.pending = true;  // the first store of the event is the SAVE dequeue
-    saved_.V = brute::avg_vruntime(cfs);
+    saved_.V = this->env_.facts(cfs).avg_vruntime();
     saved_.lag = saved_.V - se.vruntime;
     saved_.stored = se.vlag;
     saved_.rel = se.deadline - se.vruntime;
@@ -242,7 +232,7 @@ class ReweightPreservesLag final : public Property<A> {
     if (!saved_.pending || se.task != lag_detail::event_task(this->env_, trace::Verb::renice)) return;
     saved_.pending = false;
     const auto& cfg = this->env_.m.config();
-    const std::uint64_t others = lag_detail::others_weight(cfs, se);
+    const std::uint64_t others = lag_detail::others_weight(this->env_.facts(cfs), se);
     if (cfg.feat(model::Feature::PLACE_LAG) && others != 0) check_lag(cfs, se, others);
     if (cfg.feat(model::Feature::PLACE_REL_DEADLINE)) check_deadline(cfs, se, had_rel);
   }
@@ -256,7 +246,7 @@ class ReweightPreservesLag final : public Property<A> {
   };
 
   void check_lag(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, std::uint64_t others) {
-    const value V = brute::avg_vruntime(cfs), lag = V - se.vruntime;
+    const value V = this->env_.facts(cfs).avg_vruntime(), lag = V - se.vruntime;
     const value W_old(saved_.weight), W_new(se.load.weight);
     const value service_diff = W_new * lag - W_old * saved_.stored;
     const bool kernel = brute::kernel_arith<A>;

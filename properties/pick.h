@@ -6,6 +6,7 @@
 
 #include "properties/brute.h"
 #include "properties/property.h"
+#include "properties/queue_walk.h"
 
 namespace eevdf::properties {
 
@@ -22,13 +23,10 @@ class LagZeroSum final : public Property<A> {
     for (int cpu : this->env_.touched) {
       const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
       const typename A::value V = this->env_.m.avg_vruntime_of(cpu);
-      typename A::value sum{};
-      std::uint64_t W = 0;
-      for (const auto* se : brute::queued(cfs)) {
-        const std::uint64_t w = brute::weight_of(se->load.weight);
-        sum += typename A::value(w) * (V - se->vruntime);
-        W += w;
-      }
+      // Σ w (V - v) = W (V - v0) - Σ w (v - v0), from the shared recount.
+      const QueueFacts<A>& f = this->env_.facts(cpu);
+      const typename A::value sum = f.q.weights * (V - cfs.min_vruntime) - f.q.keys;
+      const std::uint64_t W = f.tree_weights + (cfs.curr != nullptr && cfs.curr->on_rq ? brute::weight_of(cfs.curr->load.weight) : 0);
       if (W == 0) continue;  // an empty runqueue has no lags
       const bool ok = brute::kernel_arith<A> ? (sum <= 0 && sum > -typename A::value(W)) : sum == 0;
       if (!ok)
@@ -58,7 +56,8 @@ class PickRules final : public Property<A> {
       return;
     }
     if (se == nullptr || cfs.nr_queued == 1) return;  // pick_nonempty's, or alone
-    const bool eligible = brute::eligible(cfs, se->vruntime);
+    const QueueSums<A>& sums = this->env_.facts(cfs).q;
+    const bool eligible = sums.eligible(se->vruntime);
     if (which_ == "pick_eligible") {
       if (!eligible)
         this->fail(rq.cpu, this->env_.id_of(*se), lag_text(cfs, *se), "the pick is eligible unless it is alone");
@@ -66,7 +65,7 @@ class PickRules final : public Property<A> {
     }
     if (buddy && eligible) return;  // an eligible next buddy wins by design (§7.2)
     if (se == cfs.curr && protected_curr(*se)) return;
-    const auto* best = earliest_eligible(cfs);
+    const auto* best = earliest_eligible(cfs, sums);
     if (best != nullptr && best != se)
       this->fail(rq.cpu, this->env_.id_of(*se),
                  fmt::format("picked deadline {}, task {} has {}", A::to_string(se->deadline), this->env_.id_of(*best),
@@ -88,23 +87,23 @@ class PickRules final : public Property<A> {
 
   // The first eligible tree entity in (deadline, insertion) order, or an on_rq curr
   // with a strictly earlier deadline.
-  const model::sched_entity<A>* earliest_eligible(const model::cfs_rq<A>& cfs) const {
+  const model::sched_entity<A>* earliest_eligible(const model::cfs_rq<A>& cfs, const QueueSums<A>& sums) const {
     const model::sched_entity<A>* best = nullptr;
     for (const auto* se : cfs.timeline) {
-      if (!brute::eligible(cfs, se->vruntime)) continue;
+      if (!sums.eligible(se->vruntime)) continue;
       if (best == nullptr || se->deadline < best->deadline ||
           (se->deadline == best->deadline && se->tree_seq < best->tree_seq))
         best = se;
     }
     const auto* curr = cfs.curr;
-    if (curr != nullptr && curr->on_rq && brute::eligible(cfs, curr->vruntime) &&
+    if (curr != nullptr && curr->on_rq && sums.eligible(curr->vruntime) &&
         (best == nullptr || curr->deadline < best->deadline))
       best = curr;
     return best;
   }
 
   std::string lag_text(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) const {
-    return fmt::format("lag = V - v = {}", A::to_string(brute::avg_vruntime(cfs) - se.vruntime));
+    return fmt::format("lag = V - v = {}", A::to_string(this->env_.facts(cfs).avg_vruntime() - se.vruntime));
   }
 
   std::string_view which_;

@@ -12,6 +12,7 @@
 
 #include "model/machine.h"
 #include "model/observer.h"
+#include "properties/queue_walk.h"
 #include "trace/trace.h"
 
 namespace eevdf::properties {
@@ -40,6 +41,8 @@ class Sink {
 // event can have changed, and the sink.
 template <class A>
 struct Env {
+  Env(const model::Machine<A>& machine, Sink& s) : m(machine), sink(s) {}
+
   const model::Machine<A>& m;
   Sink& sink;
   int line = 0;
@@ -59,6 +62,29 @@ struct Env {
   int id_of(const model::sched_entity<A>& se) const {
     return m.tasks().at(static_cast<std::size_t>(se.task)).id;
   }
+
+  // The recount of a runqueue at the current hook or after the current event,
+  // computed on first use and shared by every property: the model cannot change
+  // while one hook or one after_event is fanned out. `stamp` advances (Checker) at
+  // each hook and event boundary.
+  const QueueFacts<A>& facts(int cpu) const {
+    const auto c = static_cast<std::size_t>(cpu);
+    if (facts_.size() != m.rqs().size()) {
+      facts_.resize(m.rqs().size());
+      facts_stamp_.assign(m.rqs().size(), 0);
+    }
+    if (facts_stamp_[c] != stamp) {
+      facts_[c].recount(m.rqs()[c].cfs);
+      facts_stamp_[c] = stamp;
+    }
+    return facts_[c];
+  }
+  const QueueFacts<A>& facts(const model::cfs_rq<A>& cfs) const { return facts(cfs.rq_->cpu); }
+  std::uint64_t stamp = 1;
+
+ private:
+  mutable std::vector<QueueFacts<A>> facts_;
+  mutable std::vector<std::uint64_t> facts_stamp_;
 };
 
 template <class A>

@@ -29,39 +29,6 @@ std::size_t count_queued(const model::cfs_rq<A>& cfs) {
   return cfs.timeline.size() + (cfs.curr != nullptr && cfs.curr->on_rq ? 1 : 0);
 }
 
-// §1.3 calc_delta_fair: the kernel's bit-exact value (model/calc_delta.h, itself
-// tested against the spec vectors), or exactly delta * 1024 / w in the ideal arithmetic.
-template <class A>
-typename A::value vdelta(std::uint64_t delta, const entity<A>& se) {
-  if constexpr (brute::kernel_arith<A>) {
-    return typename A::value(model::calc_delta_fair(delta, se.load));
-  } else {
-    return typename A::value(delta) * 1024 / typename A::value(brute::weight_of(se.load.weight));
-  }
-}
-
-// §7.3 the shortest slice of Q other than `except` (~0 when there is none), in one
-// pass without building Q.
-template <class A>
-std::uint64_t min_slice_except(const model::cfs_rq<A>& cfs, const entity<A>* except) {
-  std::uint64_t m = ~std::uint64_t{0};
-  for (const auto* se : cfs.timeline)
-    if (se != except && se->slice < m) m = se->slice;
-  if (cfs.curr != nullptr && cfs.curr->on_rq && cfs.curr != except && cfs.curr->slice < m) m = cfs.curr->slice;
-  return m;
-}
-
-// §4.2 eligibility against sums taken once: lag >= 0 <=> W * (v - v0) <= S.
-template <class A>
-struct Eligibility {
-  explicit Eligibility(const model::cfs_rq<A>& cfs) : sums(brute::sums(cfs)), v0(cfs.min_vruntime) {}
-  bool operator()(const entity<A>& se) const {
-    return (se.vruntime - v0) * typename A::value(sums.weights) <= sums.weighted_keys;
-  }
-  brute::Sums<A> sums;
-  typename A::value v0;
-};
-
 // §7.3 protect_slice(): vprot - vruntime > 0 (unwrapped values: the signed difference).
 template <class A>
 bool is_protected(const entity<A>& se) {
@@ -74,12 +41,13 @@ bool is_protected(const entity<A>& se) {
 // deadline; `keep_ineligible` is RUN_TO_PARITY_WAKEUP (§8.3): a protected curr
 // stays a candidate even when ineligible.
 template <class A>
-const entity<A>* wakeup_pick(const model::cfs_rq<A>& cfs, bool protect, bool keep_ineligible) {
+const entity<A>* wakeup_pick(const model::cfs_rq<A>& cfs, const QueueSums<A>& eligible_sums, bool protect,
+                             bool keep_ineligible) {
   const std::size_t n = count_queued(cfs);
   const entity<A>* curr = cfs.curr != nullptr && cfs.curr->on_rq ? cfs.curr : nullptr;
   if (n == 0) return nullptr;
   if (n == 1) return curr != nullptr ? curr : *cfs.timeline.begin();  // the only one, unchecked
-  const Eligibility<A> eligible(cfs);
+  const auto eligible = [&](const entity<A>& se) { return eligible_sums.eligible(se.vruntime); };
   const bool prot = curr != nullptr && is_protected(*curr);
   if (curr != nullptr && !eligible(*curr) && !(keep_ineligible && protect && prot)) curr = nullptr;
   if (curr != nullptr && protect && prot) return curr;
@@ -126,7 +94,7 @@ class WakeupPreemptRule final : public Property<A> {
     if (rq.need_resched) return;  // asked already, by this check's own update_curr: not the rule's
     const auto& cfg = this->env_.m.config();
     const bool short_ = cfg.feat(model::Feature::PREEMPT_SHORT) && wakee.slice < curr.slice;
-    const auto* pick = protection_brute::wakeup_pick(rq.cfs, !short_, cfg.feat(model::Feature::RUN_TO_PARITY_WAKEUP));
+    const auto* pick = protection_brute::wakeup_pick(rq.cfs, this->env_.facts(rq.cfs).q, !short_, cfg.feat(model::Feature::RUN_TO_PARITY_WAKEUP));
     judged_cpu_ = rq.cpu;
     expected_ = pick == &wakee;
     judged_ = {&curr, pick, short_};  // the state stays as it is until wakeup_decided
@@ -188,7 +156,8 @@ class WakeupPreemptRule final : public Property<A> {
 
   std::string describe(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& wakee) const {
     const auto& [curr, pick, short_] = judged_;
-    const protection_brute::Eligibility<A> eligible(cfs);
+    const QueueSums<A>& sums = this->env_.facts(cfs).q;
+    const auto eligible = [&](const model::sched_entity<A>& x) { return sums.eligible(x.vruntime); };
     const auto one = [&](const char* role, const model::sched_entity<A>& se) {
       return fmt::format("{} task {}: deadline {}, slice {}, {}", role, this->env_.id_of(se), A::to_string(se.deadline),
                          se.slice, eligible(se) ? "eligible" : "ineligible");
@@ -244,11 +213,18 @@ class SliceSane final : public Property<A> {
                bool) override {
     check(cfs.rq_->cpu, curr, renewed ? "deadline renewal" : nullptr);
   }
+  // The bounds over each touched runqueue come from the shared recount (its custom
+  // slice extremes and absurd slices); only on a failure are the entities walked to
+  // name one. Curr and the event's own task (maybe on no runqueue) are checked whole.
   void after_event(const trace::Event& e) override {
     const auto& m = this->env_.m;
     for (int cpu : this->env_.touched) {
       const auto& cfs = m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
-      for (const auto* se : cfs.timeline) check(cpu, *se, nullptr);
+      const QueueFacts<A>& f = this->env_.facts(cpu);
+      const bool bounded = f.absurd_slices == 0 && (f.custom_slice_max == 0 || (f.custom_slice_min >= kCustomMin &&
+                                                                                 f.custom_slice_max <= kCustomMax));
+      if (!bounded)
+        for (const auto* se : cfs.timeline) check(cpu, *se, nullptr);
       if (cfs.curr != nullptr) check(cpu, *cfs.curr, nullptr);
     }
     if (e.task != 0 && m.task_index(e.task) >= 0) {  // a setslice may change a task on no runqueue
@@ -289,7 +265,7 @@ class MinSliceExact final : public Property<A> {
 
   void protection_set(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, std::uint64_t min_slice) override {
     if (!this->env_.m.config().feat(model::Feature::RUN_TO_PARITY)) return;
-    const std::uint64_t truth = protection_brute::min_slice_except(cfs, &se);
+    const std::uint64_t truth = brute::min_slice_except(cfs, &se);
     if (truth != min_slice)
       this->fail(cfs.rq_->cpu, this->env_.id_of(se),
                  fmt::format("min slice used {} ns, true minimum of the {} other queued entities {} ns", min_slice,
@@ -322,12 +298,12 @@ class SliceProtection final : public Property<A> {
     st = State{};
     if (!se.on_rq) return;  // no protection is set (§7.3)
     const auto& cfg = this->env_.m.config();
-    const std::uint64_t others = cfg.feat(model::Feature::RUN_TO_PARITY) ? protection_brute::min_slice_except(cfs, &se)
+    const std::uint64_t others = cfg.feat(model::Feature::RUN_TO_PARITY) ? brute::min_slice_except(cfs, &se)
                                                                           : cfg.normalized_base_slice;
     const std::uint64_t slice = others < se.slice ? others : se.slice;
     st.vprot = se.deadline;
     if (slice != se.slice) {
-      const value limit = se.vruntime + protection_brute::vdelta<A>(slice, se);
+      const value limit = se.vruntime + brute::calc_delta_fair<A>(slice, se);
       if (limit < st.vprot) st.vprot = limit;
     }
     st.curr = &se;
@@ -348,8 +324,8 @@ class SliceProtection final : public Property<A> {
       if (st.vprot > curr->vruntime) st.vprot = curr->vruntime;
       st.how = Origin::cancelled;
     } else if (cfg.feat(model::Feature::RUN_TO_PARITY)) {
-      const std::uint64_t min_slice = protection_brute::min_slice_except<A>(rq.cfs, nullptr);
-      const value limit = curr->vruntime + protection_brute::vdelta<A>(min_slice, *curr);
+      const std::uint64_t min_slice = brute::min_slice_except<A>(rq.cfs, nullptr);
+      const value limit = curr->vruntime + brute::calc_delta_fair<A>(min_slice, *curr);
       if (limit < st.vprot) st.vprot = limit;
       st.how = Origin::shrunk;
       st.slice = min_slice;
