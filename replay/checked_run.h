@@ -16,7 +16,7 @@ class CheckedRun {
  public:
   CheckedRun(const model::Config& config, const std::vector<model::TaskSpec>& specs, properties::Sink& sink,
              const properties::Selection& selection)
-      : m_(config, specs), env_{m_, sink, 0, 0, nullptr, {}, {}}, checker_(env_) {
+      : m_(config, specs), env_(m_, sink), checker_(env_) {
     properties::add_properties(checker_, env_, selection);
     if (!checker_.empty()) m_.set_observer(&checker_);
   }
