@@ -5,10 +5,12 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
 #include "properties/brute.h"
+#include "properties/findings.h"
 #include "properties/property.h"
 #include "properties/queue_walk.h"
 
@@ -167,24 +169,50 @@ class TaskConservation final : public Property<A> {
 };
 
 // Every s64 the kernel forms fits (INVARIANTS.md no_overflow): the kernel
-// arithmetic logs each one; a runqueue stays tainted until it empties.
+// arithmetic logs each one; a runqueue stays tainted until it empties. An overflow
+// after a tick-less stretch of >= 1 s with queued entities is the known finding
+// monotone-min-vruntime-overflow (findings.h), so the longest stretch is kept per CPU.
 template <class A>
 class NoOverflow final : public Property<A> {
  public:
   using Property<A>::Property;
   std::string_view name() const override { return "no_overflow"; }
 
-  void after_event(const trace::Event&) override {
+  // A stretch ends at any event on the CPU: every one charges curr (update_curr).
+  void before_event(const trace::Event& e) override {
+    const auto& m = this->env_.m;
+    if (last_.size() != m.rqs().size()) {
+      last_.assign(m.rqs().size(), 0);
+      longest_.assign(m.rqs().size(), 0);
+    }
     for (int cpu : this->env_.touched) {
-      const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
+      const auto c = static_cast<std::size_t>(cpu);
+      if (m.rqs()[c].cfs.nr_queued > 0) longest_[c] = std::max(longest_[c], e.time_ns - last_[c]);
+      last_[c] = e.time_ns;
+    }
+  }
+
+  void after_event(const trace::Event& e) override {
+    for (int cpu : this->env_.touched) {
+      const auto c = static_cast<std::size_t>(cpu);
+      const auto& rq = this->env_.m.rqs().at(c);
       for (const model::OverflowEvent& o : rq.cfs.overflow.events()) {
-        this->fail(cpu, 0, fmt::format("{} = {}", o.expression, model::KernelArith::to_string(o.exact)),
-                   "a 64-bit quantity of the kernel overflowed; the model goes on with the wrapped value");
+        Violation v{name(), this->env_.line, this->env_.now, cpu, 0,
+                    fmt::format("{} = {} (longest tick-less stretch with queued entities: {} ns)", o.expression,
+                                model::KernelArith::to_string(o.exact), longest_[c]),
+                    "a 64-bit quantity of the kernel overflowed; the model goes on with the wrapped value", false, {}};
+        if (longest_[c] >= kTicklessFindingNs) v.finding = kFindings[0].name;
+        this->env_.sink.violation(v);
         this->env_.overflowed.insert(cpu);
       }
       if (rq.cfs.nr_queued == 0) this->env_.overflowed.erase(cpu);
+      last_[c] = e.time_ns;
     }
   }
+
+ private:
+  std::vector<std::uint64_t> last_;     // per CPU: the last event on it
+  std::vector<std::uint64_t> longest_;  // per CPU: the longest gap with queued entities
 };
 
 }  // namespace eevdf::properties

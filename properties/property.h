@@ -26,6 +26,7 @@ struct Violation {
   std::string values;     // the values involved, "expected X, found Y"
   std::string explanation;
   bool consequence = false;  // on a runqueue after its no_overflow (INVARIANTS.md)
+  std::string_view finding;  // the known finding it matches (findings.h), or empty
 };
 
 // Where violations and measures go (the replay engine, a test, the run command).
@@ -52,7 +53,7 @@ struct Env {
   std::set<int> overflowed;             // runqueues since their no_overflow, until they empty
 
   void report(std::string_view property, int cpu, int task, std::string values, std::string why) {
-    Violation v{property, line, now, cpu, task, std::move(values), std::move(why), false};
+    Violation v{property, line, now, cpu, task, std::move(values), std::move(why), false, {}};
     // Tainted: an overflow earlier on this runqueue, or one logged during this event
     // (hooks report before NoOverflow's after_event has seen it).
     v.consequence = property != "no_overflow" && cpu >= 0 &&

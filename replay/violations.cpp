@@ -18,7 +18,8 @@ void ViolationLog::violation(const properties::Violation& v) {
   }
   const std::uint64_t n = ++counts_[std::string(v.property)];
   ++total_;
-  if (n <= kPrintedPerPropertyMax) out_ << where << ": " << v.values << "\n  " << v.explanation << "\n";
+  const std::string finding = v.finding.empty() ? "" : fmt::format("\n  known finding {} (properties/findings.h)", v.finding);
+  if (n <= kPrintedPerPropertyMax) out_ << where << ": " << v.values << "\n  " << v.explanation << finding << "\n";
   if (n == kPrintedPerPropertyMax + 1) out_ << file_ << ": further " << v.property << " violations only counted\n";
 }
 
