@@ -40,7 +40,9 @@ struct cfs_rq {
   std::uint64_t load_weight = 0;  // Σ full weights of on_rq entities (curr and delayed included)
   unsigned nr_queued = 0;         // on_rq entities, curr and delayed included
   unsigned h_nr_queued = 0;       // tasks queued (flat: equals nr_queued)
-  unsigned h_nr_runnable = 0;     // h_nr_queued minus delayed tasks
+  // h_nr_queued minus delayed tasks; signed so that a broken count (a delayed
+  // entity run by mistake under an injection) shows as negative instead of wrapping.
+  int h_nr_runnable = 0;
   value avg_vruntime{};           // Σ key_i * w_i over the tree (curr excluded)
   std::uint64_t avg_load = 0;     // Σ w_i over the tree (scaled-down weights)
   value min_vruntime{};           // v0 (§4.3), set by init_cfs_rq

@@ -47,8 +47,8 @@ task_state Machine<A, P>::state_of(const task& p) const {
   if (!p.forked) return task_state::new_;
   if (p.exited) return task_state::exited;
   if (running(p)) return task_state::running;
-  if (p.se.sched_delayed) return task_state::delayed;
-  return p.on_rq ? task_state::queued : task_state::blocked;
+  if (!p.on_rq) return task_state::blocked;  // task_on_rq_queued first, as the kernel tests
+  return p.se.sched_delayed ? task_state::delayed : task_state::queued;
 }
 
 // wake_up_new_task(): ENQUEUE_INITIAL (half-slice deadline), then WF_FORK check.

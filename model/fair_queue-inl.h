@@ -78,7 +78,7 @@ void Machine<A, P>::set_next_buddy(cfs_rq<A>& cfs, entity& se) {
 template <class A, class P>
 void Machine<A, P>::set_delayed(cfs_rq<A>& cfs, entity& se) {
   se.sched_delayed = true;
-  EEVDF_ASSERT(cfs.h_nr_runnable > 0, "h_nr_runnable underflow");
+  EEVDF_ASSERT(cfs.h_nr_runnable > 0 || cfg_.injected(Injection::buddy_accepts_delayed), "h_nr_runnable underflow");
   cfs.h_nr_runnable--;
 }
 
@@ -107,7 +107,10 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
     EEVDF_ASSERT(se.sched_delayed, "DEQUEUE_DELAYED of an entity that is not delayed");
   } else {
     const bool delay = sleep && (flags & DEQUEUE_SPECIAL) == 0;
-    EEVDF_ASSERT(!(delay && se.sched_delayed), "a delayed entity sleeps again");
+    // The kernel only WARNs here; reachable with buddy_accepts_delayed, where a
+    // delayed buddy runs and sleeps again (BUGS.md).
+    EEVDF_ASSERT(!(delay && se.sched_delayed) || cfg_.injected(Injection::buddy_accepts_delayed),
+                 "a delayed entity sleeps again");
     if (cfg_.feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(cfs, se)) {
       set_delayed(cfs, se);
       if (observer_ != nullptr) observer_->delay_entered(cfs, se, flags);
@@ -164,7 +167,7 @@ void Machine<A, P>::enqueue_task_fair(rq<A>& rq, task& p, unsigned flags) {
   const bool task_new = (flags & ENQUEUE_WAKEUP) == 0;
   const unsigned h_nr_runnable = task_new && se.sched_delayed ? 0 : 1;  // a migrating delayed task
   enqueue_entity(rq.cfs, se, flags);
-  rq.cfs.h_nr_runnable += h_nr_runnable;
+  rq.cfs.h_nr_runnable += static_cast<int>(h_nr_runnable);
   rq.cfs.h_nr_queued++;
   rq.nr_running++;  // add_nr_running
   rq.ever_enqueued = true;
@@ -177,9 +180,10 @@ int Machine<A, P>::dequeue_entities(rq<A>& rq, entity& se, unsigned flags) {
   const bool task_delayed = (flags & DEQUEUE_DELAYED) != 0;
   const unsigned h_nr_runnable = task_sleep || task_delayed || !se.sched_delayed ? 1 : 0;
   if (!dequeue_entity(rq.cfs, se, flags)) return -1;
-  EEVDF_ASSERT(rq.cfs.h_nr_runnable >= h_nr_runnable && rq.cfs.h_nr_queued > 0 && rq.nr_running > 0,
+  EEVDF_ASSERT((rq.cfs.h_nr_runnable >= static_cast<int>(h_nr_runnable) || cfg_.injected(Injection::buddy_accepts_delayed)) &&
+                   rq.cfs.h_nr_queued > 0 && rq.nr_running > 0,
                "dequeue counter underflow");
-  rq.cfs.h_nr_runnable -= h_nr_runnable;
+  rq.cfs.h_nr_runnable -= static_cast<int>(h_nr_runnable);
   rq.cfs.h_nr_queued--;
   rq.nr_running--;  // sub_nr_running
   if (task_delayed) block_task_complete(rq, task_of(se));

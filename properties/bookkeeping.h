@@ -103,7 +103,7 @@ class CountersConsistent final : public Property<A> {
     }
     if (rq.curr != nullptr && (rq.cfs.curr != &rq.curr->se))
       this->fail(cpu, rq.curr->id, "rq->curr and cfs_rq->curr differ", "the running task is the cfs_rq's curr");
-    if (rq.nr_running != queued || rq.cfs.h_nr_runnable != queued - delayed || rq.cfs.h_nr_queued != queued)
+    if (rq.nr_running != queued || rq.cfs.h_nr_runnable != static_cast<int>(queued - delayed) || rq.cfs.h_nr_queued != queued)
       this->fail(cpu, 0,
                  fmt::format("nr_running={} h_nr_queued={} nr_runnable={}; recount queued={} delayed={}", rq.nr_running,
                              rq.cfs.h_nr_queued, rq.cfs.h_nr_runnable, queued, delayed),
