@@ -1,0 +1,47 @@
+// Pass 1, delta debugging over events; see delete_events.h.
+#include "shrinkers/delete_events.h"
+
+#include "base/assert.h"
+
+namespace eevdf::shrinkers {
+namespace {
+
+// One sweep of blocks of `size` events, left to right. True iff one was deleted.
+bool sweep(Search& search, Work& w, std::size_t size, PassStats& stats) {
+  bool progress = false;
+  std::size_t first = 0;
+  // Each step advances `first` by `size` or removes >= 1 event: at most 2n steps.
+  const std::size_t steps_max = 2 * w.events.size() + 2;
+  for (std::size_t step = 0; step < steps_max && first < w.events.size(); ++step) {
+    if (search.spent()) return progress;
+    Work candidate = delete_events(w, first, size);
+    if (search.accepts(candidate, stats)) {
+      EEVDF_ASSERT(candidate.events.size() < w.events.size(), "an accepted deletion deletes");
+      stats.events_removed += w.events.size() - candidate.events.size();
+      w = std::move(candidate);
+      progress = true;
+    } else {
+      first += size;
+    }
+  }
+  EEVDF_ASSERT(first >= w.events.size() || search.spent(), "the sweep reached the end within its bound");
+  return progress;
+}
+
+}  // namespace
+
+bool delete_events_pass(Search& search, Work& w, PassStats& stats) {
+  bool progress = false;
+  std::size_t size = w.events.size() / 2 > 0 ? w.events.size() / 2 : 1;
+  // Sizes halve from n/2 to 1: at most 64 sizes for any n that fits in size_t.
+  constexpr int sizes_max = 64;
+  for (int k = 0; k < sizes_max && !w.events.empty() && !search.spent(); ++k) {
+    progress |= sweep(search, w, size, stats);
+    if (size == 1) break;
+    size /= 2;
+  }
+  EEVDF_ASSERT(size == 1 || w.events.empty() || search.spent(), "the pass ends at single events");
+  return progress;
+}
+
+}  // namespace eevdf::shrinkers
