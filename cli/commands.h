@@ -18,5 +18,7 @@ Run add_gen(CLI::App& app);
 Run add_properties(CLI::App& app);
 // Adds `bench`: events/s of the models.
 Run add_bench(CLI::App& app);
+// Adds `run`: the randomized campaign (generate, check, shrink, save).
+Run add_run(CLI::App& app);
 
 }  // namespace eevdf::cli

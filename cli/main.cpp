@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   runs["gen"] = eevdf::cli::add_gen(app);
   runs["properties"] = eevdf::cli::add_properties(app);
   runs["bench"] = eevdf::cli::add_bench(app);
+  runs["run"] = eevdf::cli::add_run(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -6,6 +6,7 @@
 
 #include "base/assert.h"
 #include "generator/prng.h"
+#include "model/features.h"
 
 namespace eevdf::generator {
 
@@ -55,6 +56,28 @@ std::uint64_t draw_slice(Prng& prng) {
   return prng.range_inclusive(100'000, 100'000'000);
 }
 
+// Sets `name` to `on` in `features`, replacing an earlier setting (a later word wins).
+void set_feature(std::vector<std::pair<std::string, bool>>& features, const std::string& name, bool on) {
+  for (auto& [n, value] : features)
+    if (n == name) {
+      value = on;
+      return;
+    }
+  features.emplace_back(name, on);
+}
+
+// A random feature set (swarm testing over sched_features): the two default-off
+// switches on in a quarter of traces each, every other switch off in one in sixteen.
+// Only settings that differ from the profile defaults are written.
+std::vector<std::pair<std::string, bool>> draw_features(Prng& prng) {
+  std::vector<std::pair<std::string, bool>> out;
+  for (const model::FeatureInfo& f : model::kFeatures) {
+    const bool flip = prng.chance(f.default_on ? Ratio{1, 16} : Ratio{1, 4});
+    if (flip) out.emplace_back(std::string(f.name), !f.default_on);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::array<std::uint32_t, 9> draw_weights(Prng& prng) {
@@ -82,6 +105,12 @@ trace::Header draw_header(Prng& prng, const Options& o, const model::Topology& t
     t.cpu = busy[prng.range_inclusive(0, busy.size() - 1)];
     h.tasks.push_back(t);
   }
+  if (o.random_features) h.features = draw_features(prng);  // no draw otherwise: `gen` traces unchanged
+  for (const auto& [name, on] : o.features) {
+    EEVDF_ASSERT(model::feature_by_name(name).has_value(), "unknown feature " + name);
+    set_feature(h.features, name, on);
+  }
+  h.injections = o.injections;
   return h;
 }
 

@@ -15,7 +15,8 @@ model::Topology topology_of(const trace::TopologySpec& spec);
 int nearby_cpu(Prng& prng, const model::Topology& topo, int from);
 // Per-verb weights for one trace (swarm testing, STYLE.md).
 std::array<std::uint32_t, 9> draw_weights(Prng& prng);
-// Tick rate, tasks (nice and slice corners included) and the CPUs they live on.
+// Tick rate, tasks (nice and slice corners included), the CPUs they live on, and
+// the feature settings and injections of Options.
 trace::Header draw_header(Prng& prng, const Options& o, const model::Topology& topo, std::vector<int>& busy);
 
 }  // namespace eevdf::generator

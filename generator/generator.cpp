@@ -12,6 +12,8 @@
 #include "base/assert.h"
 #include "generator/draw.h"
 #include "model/arith_kernel.h"
+#include "model/features.h"
+#include "model/injections.h"
 #include "model/machine.h"
 #include "model/tunables.h"
 #include "replay/apply_event.h"
@@ -36,9 +38,21 @@ std::vector<model::TaskSpec> specs_of(const trace::Header& h) {
   return specs;
 }
 
+// The same configuration a replay builds from the header (replay/model_config.cpp),
+// features and injections included, so the generator's model is the replayed one.
 model::Config config_of(const trace::Header& h, const model::Topology& topo) {
   model::Config c;
   c.topology = topo;
+  for (const auto& [name, on] : h.features) {
+    const auto f = model::feature_by_name(name);
+    EEVDF_ASSERT(f.has_value(), "unknown feature " + name);
+    c.features.set(*f, on);
+  }
+  for (const std::string& name : h.injections) {
+    const auto i = model::injection_by_name(name);
+    EEVDF_ASSERT(i.has_value(), "unknown injection " + name);
+    c.injections.set(*i);
+  }
   c.tick_nsec = model::tick_nsec(static_cast<std::uint64_t>(h.hz_or_default()));
   c.sysctl_base_slice = model::sched_base_slice(c.normalized_base_slice, topo.ncpus());
   return c;
@@ -54,6 +68,7 @@ struct Generation {
   std::array<std::uint32_t, 9> weights;
   std::vector<std::uint64_t> tick_due;  // per CPU: the latest time its next tick may come
   std::uint64_t now = 0;
+  bool steady = false;
 
   std::vector<int> tasks_in(std::initializer_list<task_state> states) const {
     std::vector<int> out;
@@ -102,7 +117,7 @@ std::optional<trace::Event> propose(Generation& g, trace::Verb v) {
       return e;
     }
     case trace::Verb::tick:
-      if (running.empty() || g.prng.chance({1, 10})) e.all_cpus = true;
+      if (g.steady || running.empty() || g.prng.chance({1, 10})) e.all_cpus = true;
       else e.cpu = g.cpu_of(g.pick(running));
       return e;
     case trace::Verb::migrate: {
@@ -132,6 +147,7 @@ std::optional<trace::Event> propose(Generation& g, trace::Verb v) {
 // How far time moves before the next proposed event.
 std::uint64_t draw_gap(Generation& g) {
   const std::uint64_t tick = g.m.config().tick_nsec;
+  if (g.steady) return tick;  // every CPU ticked each TICK_NSEC, no tick-less stretch
   const std::uint64_t r = g.prng.range_inclusive(0, 15);
   if (r == 0) return 0;  // the same instant
   if (g.o.gap_max_ns != 0) return g.prng.range_inclusive(1, g.o.gap_max_ns);  // a dense workload
@@ -213,9 +229,15 @@ struct Generator::State {
     header = draw_header(prng, options, topo, busy);
     // Aggregate-initialized in place: the model is neither copyable nor movable.
     g.reset(new Generation{prng, options, topo, header, Machine(config_of(header, topo), specs_of(header)), busy,
-                           {}, {}, 0});
+                           {}, {}, 0, false});
     g->weights = options.verb_weights;
-    if (std::all_of(g->weights.begin(), g->weights.end(), [](std::uint32_t w) { return w == 0; }))
+    if (options.steady.numerator != 0) g->steady = prng.chance(options.steady);  // no draw when off
+    if (g->steady) {
+      // Steady: tasks only arrive (fork) and run; nothing sleeps, migrates or leaves.
+      g->weights = {};
+      g->weights[static_cast<std::size_t>(trace::Verb::fork)] = 1;
+      g->weights[static_cast<std::size_t>(trace::Verb::tick)] = 3;
+    } else if (std::all_of(g->weights.begin(), g->weights.end(), [](std::uint32_t w) { return w == 0; }))
       g->weights = draw_weights(prng);
     g->tick_due.assign(static_cast<std::size_t>(topo.ncpus()), g->m.config().tick_nsec);
     events = prng.range_inclusive(options.events_min, options.events_max);
@@ -228,11 +250,16 @@ Generator::Generator(std::uint64_t seed, const Options& options)
 Generator::~Generator() = default;
 
 const trace::Header& Generator::header() const { return state_->header; }
+bool Generator::steady() const { return state_->g->steady; }
+std::uint64_t Generator::draws() const { return state_->prng.draws(); }
 
 std::optional<trace::Event> Generator::next() {
   if (state_->emitted == state_->events) return std::nullopt;
   Generation& g = *state_->g;
   trace::Event e = next_event(g);
+  // Event lines number the body from 1: replay, static rules and shrinkers treat
+  // line 0 as "never happened" (a fork at line 0 would not count as a fork).
+  e.line = static_cast<int>(state_->emitted + 1);
   g.now = e.time_ns;
   std::string reason;
   try {

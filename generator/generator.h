@@ -7,6 +7,11 @@
 #include <cstdint>     // seeds, counts
 #include <memory>      // the generator state
 #include <optional>    // end of the trace
+#include <string>      // feature and injection names
+#include <utility>     // feature settings
+#include <vector>      // feature and injection lists
+
+#include "generator/prng.h"
 
 #include "trace/trace.h"
 
@@ -25,6 +30,18 @@ struct Options {
   bool unphysical = false;             // allow long tick-less gaps with >= 2 queued
   int hz = 0;                          // 0: drawn (1000, 250 or 100)
   std::uint64_t gap_max_ns = 0;        // longest ordinary gap between events; 0: TICK_NSEC
+  // Per trace, draw a feature set (NEXT_BUDDY and RUN_TO_PARITY_WAKEUP on in some
+  // traces, a few NO_ switches): `run` turns it on; `gen` keeps the profile defaults.
+  bool random_features = false;
+  // Settings written in every header after the drawn ones, so they win (--features).
+  std::vector<std::pair<std::string, bool>> features;
+  // Historical bugs switched on in every header (--inject), so a saved trace is
+  // self-contained.
+  std::vector<std::string> injections;
+  // The share of traces in steady mode: forks of always-runnable tasks and ticks of
+  // every CPU each TICK_NSEC, nothing leaving (the catalogue's steady stretch for
+  // lag_bound_steady). {0, 1}: never.
+  Ratio steady{0, 1};
 };
 
 // A pull generator: the header first, then one event at a time. The same (seed,
@@ -39,6 +56,10 @@ class Generator {
   const trace::Header& header() const;
   // The next event, already applied to the generator's model; nullopt at the end.
   std::optional<trace::Event> next();
+  // Whether this trace is in steady mode (Options::steady).
+  bool steady() const;
+  // PRNG draws so far: part of `run`'s digest (a divergence shows as a different count).
+  std::uint64_t draws() const;
 
  private:
   struct State;

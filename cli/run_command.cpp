@@ -1,0 +1,312 @@
+// `eevdf-check run`: flags, the progress line, printing, the saved files and the exit
+// code; the campaign itself is eevdf::runner (runner/campaign.h).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "cli/commands.h"
+#include "model/features.h"
+#include "model/injections.h"
+#include "properties/catalogue.h"
+#include "runner/campaign.h"
+#include "runner/saved_trace.h"
+
+namespace eevdf::cli {
+namespace {
+
+struct RunFlags {
+  std::optional<std::uint64_t> seed;
+  std::optional<std::uint64_t> traces;
+  std::optional<std::string> time;
+  int jobs = 1;
+  std::string shard = "0/1";
+  std::string topology = "2x64";
+  std::vector<std::string> features;
+  std::vector<std::string> injections;
+  std::vector<std::string> check;
+  std::vector<std::string> skip;
+  bool unphysical = false;
+  bool json = false;
+  bool strict = false;
+  std::string corpus_dir = "corpus/new";
+  double shrink_seconds = runner::kShrinkSecondsMax;
+};
+
+std::vector<std::string> feature_words() {
+  std::vector<std::string> out;
+  for (const auto& f : model::kFeatures) {
+    out.emplace_back(f.name);
+    out.push_back("NO_" + std::string(f.name));
+  }
+  return out;
+}
+std::vector<std::string> injection_names() {
+  std::vector<std::string> out;
+  for (const auto& i : model::kInjections) out.emplace_back(i.name);
+  return out;
+}
+std::vector<std::string> property_names() {
+  std::vector<std::string> out;
+  for (const auto& p : properties::kCatalogue) out.emplace_back(p.name);
+  return out;
+}
+
+// "60s", "2m", "500ms", "1h" or a plain number of seconds; negative: not a duration.
+double parse_seconds(const std::string& text) {
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return -1;
+  }
+  const std::string unit = text.substr(used);
+  if (unit.empty() || unit == "s") return value;
+  if (unit == "ms") return value / 1000;
+  if (unit == "m" || unit == "min") return value * 60;
+  if (unit == "h") return value * 3600;
+  return -1;
+}
+
+// Flags to runner options; "" or why they are wrong (exit 2).
+std::string to_options(const RunFlags& f, runner::Options& o) {
+  o.seed = *f.seed;
+  // Issue 5: 2000 traces or 60 s; either flag alone switches the other budget off.
+  o.traces_max = f.traces ? *f.traces : f.time ? 0 : 2000;
+  o.seconds_max = f.time ? parse_seconds(*f.time) : f.traces ? 0 : 60;
+  if (o.seconds_max < 0) return fmt::format("--time {}: expected a duration such as 60s, 2m or 500ms", *f.time);
+  o.jobs = f.jobs;
+  if (std::sscanf(f.shard.c_str(), "%lu/%lu", &o.shard_index, &o.shard_count) != 2)
+    return fmt::format("--shard {}: expected i/N", f.shard);
+  o.generator = runner::default_generator_options();
+  int sockets = 0, cores = 0;
+  if (std::sscanf(f.topology.c_str(), "%dx%d", &sockets, &cores) != 2 || sockets < 1 || cores < 1)
+    return fmt::format("--topology {}: expected SOCKETSxCORES such as 2x64", f.topology);
+  o.generator.topology.sockets = sockets;
+  o.generator.topology.cores_per_socket = cores;
+  for (const std::string& w : f.features) {
+    const bool off = w.rfind("NO_", 0) == 0;
+    o.generator.features.emplace_back(off ? w.substr(3) : w, !off);
+  }
+  o.generator.injections = f.injections;
+  o.generator.unphysical = f.unphysical;
+  o.selection.check = f.check;
+  o.selection.skip = f.skip;
+  o.strict = f.strict;
+  return runner::validate(o);
+}
+
+std::string command_line(const RunFlags& f, const runner::Options& o) {
+  std::string c = fmt::format("eevdf-check run --seed {}", o.seed);
+  if (f.traces) c += fmt::format(" --traces {}", *f.traces);
+  if (f.time) c += fmt::format(" --time {}", *f.time);
+  if (o.shard_count != 1) c += " --shard " + f.shard;
+  if (f.topology != "2x64") c += " --topology " + f.topology;
+  for (const auto& x : f.features) c += " --features " + x;
+  for (const auto& x : f.injections) c += " --inject " + x;
+  if (f.unphysical) c += " --unphysical";
+  if (f.strict) c += " --strict";
+  return c;
+}
+
+void print_progress(const runner::Progress& p, const runner::Options& o) {
+  const double rate = p.elapsed_s > 0 ? static_cast<double>(p.events) / p.elapsed_s : 0;
+  std::string left;
+  if (o.seconds_max > 0) left = fmt::format(", {:.0f} s left", std::max(0.0, o.seconds_max - p.elapsed_s));
+  std::cerr << fmt::format("\r{} traces{}, {:.0f} events/s, {} violations{}   ", p.traces,
+                           o.traces_max != 0 ? fmt::format("/{}", o.traces_max) : "", rate, p.violations, left)
+            << std::flush;
+}
+
+std::string budget_text(const runner::Options& o) {
+  if (o.traces_max != 0 && o.seconds_max > 0) return fmt::format("{} traces or {} s", o.traces_max, o.seconds_max);
+  if (o.traces_max != 0) return fmt::format("{} traces", o.traces_max);
+  return fmt::format("{} s", o.seconds_max);
+}
+
+// The seed and every derived setting, first (STYLE.md: one seed reproduces everything).
+void print_settings(const RunFlags& f, const runner::Options& o) {
+  std::cout << fmt::format("seed {}{}\n", o.seed, f.seed ? "" : " (drawn; pass --seed to repeat)");
+  std::string features = "random per trace";
+  for (const auto& w : f.features) features += ", forced " + w;
+  std::string inject;
+  for (const auto& i : f.injections) inject += (inject.empty() ? "" : ", ") + i;
+  std::cout << fmt::format(
+      "settings: topology {}, profile 6.18 {}, budget {}, jobs {}, shard {}/{}, features {}, {} tasks {}..{} "
+      "on up to {} busy CPUs, {}..{} events, steady 1 trace in {}, kernel arithmetic\n",
+      f.topology, inject.empty() ? "(faithful)" : "with injections " + inject, budget_text(o), o.jobs,
+      o.shard_index, o.shard_count, features, f.unphysical ? "UNPHYSICAL (long tick-less gaps)," : "physical,",
+      o.generator.tasks_min, o.generator.tasks_max, o.generator.busy_cpus_max, o.generator.events_min,
+      o.generator.events_max, o.generator.steady.denominator);
+}
+
+void print_table(const runner::Result& r) {
+  const runner::Tally& t = r.tally;
+  std::cout << fmt::format("\n{:<26} {:>14} {:>11} {:>8}\n", "property", "events checked", "violations", "traces");
+  for (const std::string& p : r.properties) {
+    const auto v = t.violations.count(p) ? t.violations.at(p) : 0;
+    const auto n = t.violating_traces.count(p) ? t.violating_traces.at(p) : 0;
+    std::cout << fmt::format("{:<26} {:>14} {:>11} {:>8}\n", p, t.events, v, n);
+  }
+  std::cout << fmt::format("consequences (after a no_overflow on the same runqueue): {}\n", t.consequences);
+  std::cout << "\nknown findings (properties/findings.h; fail only with --strict)\n";
+  if (t.findings.empty()) std::cout << "  none\n";
+  for (const auto& [name, n] : t.findings)
+    std::cout << fmt::format("  {:<36} {:>8} (first: trace {})\n", name, n, t.first_finding.at(name).index);
+  std::cout << "\ncoverage (kernel paths exercised)\n";
+  for (std::size_t i = 0; i < runner::kProbeNames.size(); ++i)
+    std::cout << fmt::format("  {:<26} {:>10}{}\n", runner::kProbeNames[i], t.coverage[i],
+                             t.coverage[i] == 0 ? "   NOT REACHED" : "");
+  std::cout << fmt::format("  {:<26} {:>10}\n", "steady traces", t.steady_traces);
+}
+
+struct Saved {
+  runner::FirstViolation v;
+  std::string path;
+  std::uint64_t events_before = 0;
+  std::uint64_t events_after = 0;
+  std::string stopped_because;
+};
+
+// Writes the text under `dir`, never over an existing file; the path, or "" on error.
+std::string write_new(const std::string& dir, const std::string& property, const std::string& text) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  for (int attempt = 0; attempt < 1000; ++attempt) {  // bounded: 1000 same-named files is a bug
+    const std::string path = (std::filesystem::path(dir) / runner::saved_trace_name(property, text, attempt)).string();
+    if (std::filesystem::exists(path)) continue;
+    std::ofstream out(path);
+    if (!out) return "";
+    out << text;
+    return out ? path : "";
+  }
+  return "";
+}
+
+std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, const runner::Result& r) {
+  std::vector<Saved> saved;
+  for (const runner::FirstViolation& v : runner::failures(r, o.strict)) {
+    if (!f.json) std::cerr << fmt::format("shrinking trace {} ({})...\n", v.index, v.property);
+    const runner::Shrunk s = runner::shrink_failure(o, v, f.shrink_seconds);
+    const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o));
+    const std::string path = write_new(f.corpus_dir, v.property, text);
+    if (path.empty()) std::cerr << fmt::format("{}: cannot write the saved trace\n", f.corpus_dir);
+    saved.push_back({v, path, s.stats.events_before, s.stats.events_after, s.stats.stopped_because});
+  }
+  return saved;
+}
+
+void print_saved(const std::vector<Saved>& saved) {
+  for (const Saved& s : saved) {
+    std::cout << fmt::format("\nVIOLATION {} in trace {} (seed {}), event {}: {}\n  {}\n", s.v.property, s.v.index,
+                             s.v.seed, s.v.line, s.v.values, s.v.explanation);
+    std::cout << fmt::format("  shrunk {} -> {} events ({}); saved {}\n  eevdf-check replay {}\n", s.events_before,
+                             s.events_after, s.stopped_because, s.path, s.path);
+  }
+}
+
+nlohmann::json to_json(const RunFlags& f, const runner::Options& o, const runner::Result& r,
+                       const std::vector<Saved>& saved, int exit_code) {
+  const runner::Tally& t = r.tally;
+  nlohmann::json j;
+  j["seed"] = o.seed;
+  j["settings"] = {{"topology", f.topology}, {"traces_max", o.traces_max}, {"seconds_max", o.seconds_max},
+                   {"jobs", o.jobs}, {"shard", f.shard}, {"features", f.features}, {"injections", f.injections},
+                   {"unphysical", f.unphysical}, {"strict", o.strict}};
+  j["traces"] = t.traces;
+  j["events"] = t.events;
+  j["steady_traces"] = t.steady_traces;
+  j["stopped_because"] = r.stopped_because;
+  for (const std::string& p : r.properties)
+    j["properties"].push_back({{"name", p}, {"events_checked", t.events},
+                               {"violations", t.violations.count(p) ? t.violations.at(p) : 0},
+                               {"traces", t.violating_traces.count(p) ? t.violating_traces.at(p) : 0}});
+  j["consequences"] = t.consequences;
+  j["known_findings"] = nlohmann::json::object();
+  for (const auto& [name, n] : t.findings) j["known_findings"][name] = n;
+  for (std::size_t i = 0; i < runner::kProbeNames.size(); ++i)
+    j["coverage"][std::string(runner::kProbeNames[i])] = t.coverage[i];
+  j["failures"] = nlohmann::json::array();
+  for (const Saved& s : saved)
+    j["failures"].push_back({{"property", s.v.property}, {"trace_index", s.v.index}, {"trace_seed", s.v.seed},
+                             {"event", s.v.line}, {"file", s.path}, {"events_before", s.events_before},
+                             {"events_after", s.events_after}, {"replay", "eevdf-check replay " + s.path}});
+  j["digest"] = fmt::format("{:016x}", r.digest);
+  j["prng_draws"] = t.draws;
+  j["seconds"] = r.seconds;
+  j["exit"] = exit_code;
+  return j;
+}
+
+int run(RunFlags f) {
+  if (!f.seed) f.seed = (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
+  runner::Options o;
+  if (const std::string why = to_options(f, o); !why.empty()) {
+    std::cerr << "run: " << why << "\n";
+    return 2;
+  }
+  if (!f.json) print_settings(f, o);
+  std::cout << std::flush;
+  const bool live = !f.json && isatty(1) && isatty(2);
+  const runner::Result r =
+      runner::run_campaign(o, live ? runner::ProgressFn([&o](const runner::Progress& p) { print_progress(p, o); })
+                                   : runner::ProgressFn{});
+  if (live) std::cerr << "\n";
+  if (!r.tally.internal_error.empty()) {
+    std::cerr << "eevdf-check: internal error in " << r.tally.internal_error << "\n  reproduce: "
+              << command_line(f, o) << "\n";
+    return 3;
+  }
+  if (!f.json) print_table(r);
+  const std::vector<Saved> saved = save_failures(f, o, r);
+  const int code = saved.empty() ? 0 : 1;
+  if (f.json) {
+    std::cout << to_json(f, o, r, saved, code).dump(2) << "\n";
+    return code;
+  }
+  print_saved(saved);
+  std::cout << fmt::format("\ndigest {:016x} over {} traces, {} events, {} PRNG draws\n", r.digest, r.tally.traces,
+                           r.tally.events, r.tally.draws);
+  std::cout << fmt::format("time {:.1f} s ({}), {:.0f} traces/s, {:.0f} events/s\n", r.seconds, r.stopped_because,
+                           static_cast<double>(r.tally.traces) / std::max(r.seconds, 1e-9),
+                           static_cast<double>(r.tally.events) / std::max(r.seconds, 1e-9));
+  std::cout << (code == 0 ? "result: clean" : "result: VIOLATED") << (r.tally.findings.empty() ? "" : " (known findings apart)")
+            << "\n";
+  return code;
+}
+
+}  // namespace
+
+Run add_run(CLI::App& app) {
+  auto f = std::make_shared<RunFlags>();
+  CLI::App* cmd = app.add_subcommand("run", "Generate random traces, check every property, shrink and save failures");
+  cmd->add_option("--seed", f->seed, "Campaign seed (default: drawn and printed)");
+  cmd->add_option("--traces", f->traces, "Number of traces (alone: no time limit)")->check(CLI::Range(std::uint64_t{1}, std::uint64_t{UINT64_MAX / 4}));
+  cmd->add_option("--time", f->time, "Time budget, e.g. 60s, 2m (alone: no trace limit)");
+  cmd->add_option("--jobs", f->jobs, "Threads (the result does not depend on it)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--shard", f->shard, "i/N: run the traces k with k % N == i (docs/RUN.md)");
+  cmd->add_option("--topology", f->topology, "SOCKETSxCORES (default 2x64)");
+  cmd->add_option("--features", f->features, "Force a feature on (X) or off (NO_X) in every trace; repeatable")
+      ->delimiter(',')
+      ->check(CLI::IsMember(feature_words()));
+  cmd->add_option("--inject", f->injections, "Switch on a historical bug (BUGS.md); repeatable")
+      ->check(CLI::IsMember(injection_names()))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1);
+  cmd->add_option("--check", f->check, "Check only these properties")->delimiter(',')->check(CLI::IsMember(property_names()));
+  cmd->add_option("--skip", f->skip, "Do not check these properties")->delimiter(',')->check(CLI::IsMember(property_names()));
+  cmd->add_flag("--unphysical", f->unphysical, "Allow tick-less gaps up to 10^13 ns with queued entities");
+  cmd->add_flag("--json", f->json, "Print the result as JSON");
+  cmd->add_flag("--strict", f->strict, "Known findings fail the run too");
+  cmd->add_option("--corpus-dir", f->corpus_dir, "Where failing traces are saved (default corpus/new)");
+  cmd->add_option("--shrink-time", f->shrink_seconds, "Seconds per shrink (default 30)")->check(CLI::Range(0.0, 3600.0));
+  return [f] { return run(*f); };
+}
+
+}  // namespace eevdf::cli

@@ -1,0 +1,52 @@
+// Defaults and checks of a campaign's options; see options.h.
+#include "runner/options.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "generator/prng.h"
+#include "replay/model_config.h"
+#include "trace/error.h"
+
+namespace eevdf::runner {
+
+generator::Options default_generator_options() {
+  generator::Options o;  // 2x64, 2..16 tasks, up to 8 busy CPUs, 50..500 events
+  o.random_features = true;
+  o.steady = {1, 8};  // enough steady stretches to matter, most traces still mixed
+  return o;
+}
+
+std::uint64_t trace_seed(std::uint64_t seed, std::uint64_t index) { return generator::Prng::split(seed, index); }
+
+std::vector<std::string> checked_properties(const properties::Selection& selection) {
+  std::vector<std::string> out;
+  for (const properties::PropertyInfo& p : properties::kCatalogue) {
+    const std::string name(p.name);
+    const auto in = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), name) != v.end(); };
+    if (!properties::implemented(p.name) || !properties::runs_in(p, true)) continue;
+    if ((!selection.check.empty() && !in(selection.check)) || in(selection.skip)) continue;
+    out.push_back(name);
+  }
+  return out;
+}
+
+std::string validate(const Options& o) {
+  if (o.shard_count == 0 || o.shard_index >= o.shard_count)
+    return fmt::format("--shard {}/{}: the index must be below the count", o.shard_index, o.shard_count);
+  if (o.jobs < 1) return "--jobs must be at least 1";
+  if (o.traces_max == 0 && o.seconds_max <= 0) return "no budget: give --traces or --time";
+  trace::Header h;  // the model must accept the injections and features every trace carries
+  h.topology = o.generator.topology;
+  h.features = o.generator.features;
+  h.injections = o.generator.injections;
+  try {
+    (void)replay::make_config(h, replay::Options{}, "<run>");
+  } catch (const trace::TraceError& e) {
+    return e.message() + (e.hint().empty() ? "" : " (" + e.hint() + ")");
+  }
+  return "";
+}
+
+}  // namespace eevdf::runner

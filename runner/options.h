@@ -1,0 +1,43 @@
+// What one `run` campaign does: its seed, its budget, how it is split (threads,
+// shards), what every trace is generated with and which properties are checked.
+// Plain values: the CLI fills them from flags, the tests directly.
+#pragma once
+
+#include <cstdint>  // seeds, counts
+#include <string>   // names
+
+#include "generator/generator.h"
+#include "properties/registry.h"
+
+namespace eevdf::runner {
+
+struct Options {
+  std::uint64_t seed = 0;
+  // The campaign is traces 0 .. traces_max - 1 (0: no count limit); a shard runs
+  // those of its residue. A time budget stops claiming new traces; the traces
+  // already claimed finish, so the result is always a prefix of the campaign.
+  std::uint64_t traces_max = 2000;
+  double seconds_max = 60;  // 0: no time limit
+  int jobs = 1;             // threads; the result never depends on it
+  std::uint64_t shard_index = 0;
+  std::uint64_t shard_count = 1;
+  generator::Options generator;  // topology, forced features, injections, modes
+  properties::Selection selection;
+  bool strict = false;  // known findings fail the run too
+};
+
+// The generator settings of `run`: the defaults of issue 5 (2x64, 2 to 16 tasks on up
+// to 8 busy CPUs, 50 to 500 events), random feature sets, one trace in eight steady.
+generator::Options default_generator_options();
+
+// The seed of trace `index` of a campaign seeded `seed` (generator::Prng::split).
+std::uint64_t trace_seed(std::uint64_t seed, std::uint64_t index);
+
+// The properties a run checks per event in the kernel arithmetic, in catalogue order.
+std::vector<std::string> checked_properties(const properties::Selection& selection);
+
+// Why the options cannot run (an unknown or unimplemented injection, a bad shard),
+// or "" when they can.
+std::string validate(const Options& options);
+
+}  // namespace eevdf::runner

@@ -1,0 +1,45 @@
+// Shrinking and saving failures; see saved_trace.h.
+#include "runner/saved_trace.h"
+
+#include <fmt/format.h>
+
+#include "generator/generator.h"
+#include "runner/trace_run.h"
+#include "trace/writer.h"
+
+namespace eevdf::runner {
+
+Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_max) {
+  const trace::Trace failing = generator::generate_trace(v.seed, o.generator);
+  shrinkers::Budget budget;
+  budget.seconds_max = seconds_max;
+  Shrunk out;
+  out.trace = shrinkers::shrink(failing, shrinkers::violates(v.property), budget, &out.stats);
+  return out;
+}
+
+std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v, std::uint64_t run_seed,
+                             const std::string& command_line) {
+  trace::Trace t = shrunk;
+  std::vector<std::string>& c = t.header.preamble;  // written as `#<line>`
+  c.clear();
+  c.push_back(fmt::format(" Found by `eevdf-check run`: property {} violated{}.", v.property,
+                          v.finding.empty() ? "" : fmt::format(" (known finding {})", v.finding)));
+  c.push_back(fmt::format(" Run seed {}, trace index {} (trace seed {}), event {} of the generated trace, at {} ns.",
+                          run_seed, v.index, v.seed, v.line, v.time_ns));
+  c.push_back(fmt::format(" First report: {}", v.values));
+  if (!v.explanation.empty()) c.push_back(fmt::format("   {}", v.explanation));
+  c.push_back(fmt::format(" Command: {}", command_line));
+  c.push_back(" Shrunk from the generated trace; replay with `eevdf-check replay <this file>`.");
+  t.header.expect_violations = {v.property};
+  t.header.expect_clean = false;
+  return trace::to_text(t);
+}
+
+std::string saved_trace_name(const std::string& property, const std::string& text, int attempt) {
+  const auto hash = static_cast<std::uint32_t>(fnv1a(kFnvOffset, text) & 0xffffffffu);
+  return attempt == 0 ? fmt::format("{}-{:08x}.trace", property, hash)
+                      : fmt::format("{}-{:08x}-{}.trace", property, hash, attempt);
+}
+
+}  // namespace eevdf::runner

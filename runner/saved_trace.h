@@ -1,0 +1,38 @@
+// Turning a failing trace of a campaign into a saved corpus trace: shrink it to a
+// small one that fails the same property, and write it self-contained (its header
+// carries the features and injections it needs) with the comment and expectation
+// that make it a FileCheck-style test (STYLE.md, LLVM lit).
+#pragma once
+
+#include <string>  // texts and names
+
+#include "runner/options.h"
+#include "runner/tally.h"
+#include "shrinkers/shrink.h"
+#include "trace/trace.h"
+
+namespace eevdf::runner {
+
+// Named limit: a shrink that takes longer than this gives back what it has; issue 5
+// wants the campaign's answer in about a minute, the shrink is a third of that.
+inline constexpr double kShrinkSecondsMax = 30;
+
+struct Shrunk {
+  trace::Trace trace;
+  shrinkers::Stats stats;
+};
+
+// Regenerates trace `v.index` and shrinks it with the predicate "property
+// `v.property` is still violated" (never "something fails": distinct bugs stay apart).
+Shrunk shrink_failure(const Options& options, const FirstViolation& v, double seconds_max = kShrinkSecondsMax);
+
+// The saved text: a header comment (property, finding, seed, trace index, where it
+// failed, the command line), `expect violation <property>`, the shrunk trace.
+std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v, std::uint64_t run_seed,
+                             const std::string& command_line);
+
+// `<property>-<8 hex of the text's hash>.trace`; attempt n > 0 appends `-n`, so
+// that an existing file is never overwritten.
+std::string saved_trace_name(const std::string& property, const std::string& text, int attempt);
+
+}  // namespace eevdf::runner
