@@ -3,6 +3,8 @@
 #pragma once
 
 #include <algorithm>  // sort, unique
+#include <memory>     // probes
+#include <utility>    // forwarding
 #include <string>     // illegal-event reasons
 #include <vector>     // specs
 
@@ -22,6 +24,14 @@ class CheckedRun {
   }
   CheckedRun(const CheckedRun&) = delete;
   CheckedRun& operator=(const CheckedRun&) = delete;
+
+  // Adds an observer that counts without judging (a coverage probe); it is built
+  // from this run's Env, like the properties.
+  template <class P, class... Args>
+  void add_probe(Args&&... args) {
+    checker_.add(std::make_unique<P>(env_, std::forward<Args>(args)...));
+    m_.set_observer(&checker_);
+  }
 
   // Applies `e` with the checks around it; the reason when `e` is illegal (the
   // model is then unchanged and nothing was checked after it).

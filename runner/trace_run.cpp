@@ -1,6 +1,5 @@
-// One trace of a campaign; see trace_run.h. The replay mirrors replay::CheckedRun
-// (same hook order, same touched CPUs), with the coverage probe added to the
-// checker, which CheckedRun does not expose.
+// One trace of a campaign; see trace_run.h: generated, replayed through
+// replay::CheckedRun with the coverage probe added, tallied.
 #include "runner/trace_run.h"
 
 #include <fmt/format.h>
@@ -14,7 +13,7 @@
 #include "generator/prng.h"
 #include "model/arith_kernel.h"
 #include "properties/registry.h"
-#include "replay/apply_event.h"
+#include "replay/checked_run.h"
 #include "replay/model_config.h"
 #include "trace/writer.h"
 
@@ -58,58 +57,12 @@ class CountingSink final : public properties::Sink {
   std::string outcome_;  // violations in order, for the digest
 };
 
-// replay::CheckedRun<A> plus the coverage probe.
-class ProbedRun {
- public:
-  ProbedRun(const model::Config& config, const std::vector<model::TaskSpec>& specs, properties::Sink& sink,
-            const properties::Selection& selection, ProbeCounts& coverage)
-      : m_(config, specs), env_(m_, sink), checker_(env_) {
-    properties::add_properties(checker_, env_, selection);
-    checker_.add(std::make_unique<CoverageProbe>(env_, coverage));
-    m_.set_observer(&checker_);
-  }
-  ProbedRun(const ProbedRun&) = delete;
-  ProbedRun& operator=(const ProbedRun&) = delete;
-
-  std::string apply(const trace::Event& e) {
-    env_.line = e.line;
-    env_.now = e.time_ns;
-    env_.event = &e;
-    env_.touched.clear();
-    add_touched(e);
-    checker_.before_event(e);
-    const std::string reason = replay::apply_event(m_, e);
-    if (reason.empty()) {
-      add_touched(e);
-      std::sort(env_.touched.begin(), env_.touched.end());
-      env_.touched.erase(std::unique(env_.touched.begin(), env_.touched.end()), env_.touched.end());
-      checker_.after_event(e);
-      m_.clear_overflows(env_.touched);
-    }
-    env_.event = nullptr;
-    return reason;
-  }
-  void finish() { checker_.finish(); }
-
- private:
-  void add_touched(const trace::Event& e) {
-    if (e.task != 0) env_.touched.push_back(m_.tasks().at(static_cast<std::size_t>(m_.task_index(e.task))).cpu);
-    if (e.cpu) env_.touched.push_back(*e.cpu);
-    if (e.all_cpus)
-      for (const auto& rq : m_.rqs())
-        if (rq.curr != nullptr) env_.touched.push_back(rq.cpu);
-  }
-
-  model::Machine<A> m_;
-  properties::Env<A> env_;
-  properties::Checker<A> checker_;
-};
-
 // Generates and replays; throws InternalError when the tool itself fails.
 std::uint64_t replay_generated(const Options& o, std::uint64_t seed, Tally& t, CountingSink& sink) {
   generator::Generator gen(seed, o.generator);
   const model::Config config = replay::make_config(gen.header(), replay::Options{}, "<generated>");
-  ProbedRun run(config, replay::make_task_specs(gen.header()), sink, o.selection, t.coverage);
+  replay::CheckedRun<A> run(config, replay::make_task_specs(gen.header()), sink, o.selection);
+  run.add_probe<CoverageProbe>(t.coverage);
   std::uint64_t digest = kFnvOffset;
   while (auto e = gen.next()) {  // e->line: the event's position in the body, from 1
     const std::string text = trace::format_event(*e);
