@@ -22,7 +22,7 @@ void CoverageProbe::delay_left(const model::cfs_rq<A>&, const entity&, model::de
   switch (how) {
     case model::delay_exit::by_pick: hit(Probe::delay_done_by_pick); return;
     case model::delay_exit::by_wake: hit(Probe::delay_done_by_wake); return;
-    case model::delay_exit::by_force: hit(Probe::delay_done_by_force); return;
+    case model::delay_exit::by_force: return;  // no trace verb forces a delayed dequeue (§10)
   }
 }
 

@@ -16,7 +16,6 @@ enum class Probe : std::size_t {
   delayed_entry,            // an ineligible sleeper stayed queued (DELAY_DEQUEUE)
   delay_done_by_pick,       // its dequeue completed when a pick reached it
   delay_done_by_wake,       // it was woken while delayed
-  delay_done_by_force,      // forced out (migration, renice, exit)
   preempt_short_wakeup,     // PREEMPT_SHORT decided for a shorter-slice wakee
   wakeup_preemption,        // a wakeup asked curr to reschedule
   protection_expiry,        // update_curr asked to resched with the deadline not renewed
@@ -30,10 +29,9 @@ enum class Probe : std::size_t {
 };
 
 inline constexpr std::array<std::string_view, static_cast<std::size_t>(Probe::count_)> kProbeNames{
-    "delayed entry",          "delay completed by pick", "delay completed by wake", "delay completed by force",
-    "PREEMPT_SHORT wakeup",   "wakeup preemption",       "protection expiry",       "deadline renewal",
-    "lag clamp hit",          "wakeup migration",        "io sleep counted",        "io sleep hidden by delay",
-    "buddy pick",
+    "delayed entry",    "delay completed by pick", "delay completed by wake", "PREEMPT_SHORT wakeup",
+    "wakeup preemption", "protection expiry",      "deadline renewal",        "lag clamp hit",
+    "wakeup migration", "io sleep counted",        "io sleep hidden by delay", "buddy pick",
 };
 
 using ProbeCounts = std::array<std::uint64_t, kProbeNames.size()>;
