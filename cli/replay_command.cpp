@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "replay/vocabulary.h"
 #include "model/injections.h"
 #include "properties/catalogue.h"
 #include "replay/replay.h"
@@ -22,18 +23,6 @@ struct ReplayFlags {
   std::vector<std::string> skip;
   bool keep_going = false;
 };
-
-std::vector<std::string> property_names() {
-  std::vector<std::string> names;
-  for (const auto& p : properties::kCatalogue) names.emplace_back(p.name);
-  return names;
-}
-
-std::vector<std::string> injection_names() {
-  std::vector<std::string> names;
-  for (const auto& i : model::kInjections) names.emplace_back(i.name);
-  return names;
-}
 
 replay::Options to_options(const ReplayFlags& flags) {
   replay::Options options;
@@ -77,7 +66,7 @@ Run add_replay(CLI::App& app) {
   cmd->add_option("--arith", flags->arith, "Arithmetic: kernel, ideal or both (default: the trace's `arith`)")
       ->check(CLI::IsMember({"kernel", "ideal", "both"}));
   cmd->add_option("--inject", flags->injections, "Switch on a historical bug (BUGS.md); repeatable")
-      ->check(CLI::IsMember(injection_names()))
+      ->check(CLI::IsMember(replay::vocabulary().injections))
       ->take_last()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
@@ -86,10 +75,10 @@ Run add_replay(CLI::App& app) {
       ->check(CLI::IsMember({"active", "full"}));
   cmd->add_option("--check", flags->check, "Check only these properties (comma-separated)")
       ->delimiter(',')
-      ->check(CLI::IsMember(property_names()));
+      ->check(CLI::IsMember(replay::vocabulary().properties));
   cmd->add_option("--skip", flags->skip, "Do not check these properties (comma-separated)")
       ->delimiter(',')
-      ->check(CLI::IsMember(property_names()));
+      ->check(CLI::IsMember(replay::vocabulary().properties));
   cmd->add_flag("--keep-going", flags->keep_going, "Report every violation instead of stopping at the first");
   return [flags] { return run(*flags); };
 }

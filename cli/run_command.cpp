@@ -11,6 +11,7 @@
 #include <random>
 
 #include "cli/commands.h"
+#include "replay/vocabulary.h"
 #include "model/features.h"
 #include "model/injections.h"
 #include "properties/catalogue.h"
@@ -37,25 +38,6 @@ struct RunFlags {
   std::string corpus_dir = "corpus/new";
   double shrink_seconds = runner::kShrinkSecondsMax;
 };
-
-std::vector<std::string> feature_words() {
-  std::vector<std::string> out;
-  for (const auto& f : model::kFeatures) {
-    out.emplace_back(f.name);
-    out.push_back("NO_" + std::string(f.name));
-  }
-  return out;
-}
-std::vector<std::string> injection_names() {
-  std::vector<std::string> out;
-  for (const auto& i : model::kInjections) out.emplace_back(i.name);
-  return out;
-}
-std::vector<std::string> property_names() {
-  std::vector<std::string> out;
-  for (const auto& p : properties::kCatalogue) out.emplace_back(p.name);
-  return out;
-}
 
 // "60s", "2m", "500ms", "1h" or a plain number of seconds; negative: not a duration.
 double parse_seconds(const std::string& text) {
@@ -294,13 +276,13 @@ Run add_run(CLI::App& app) {
   cmd->add_option("--topology", f->topology, "SOCKETSxCORES (default 2x64)");
   cmd->add_option("--features", f->features, "Force a feature on (X) or off (NO_X) in every trace; repeatable")
       ->delimiter(',')
-      ->check(CLI::IsMember(feature_words()));
+      ->check(CLI::IsMember(replay::vocabulary().feature_words()));
   cmd->add_option("--inject", f->injections, "Switch on a historical bug (BUGS.md); repeatable")
-      ->check(CLI::IsMember(injection_names()))
+      ->check(CLI::IsMember(replay::vocabulary().injections))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);
-  cmd->add_option("--check", f->check, "Check only these properties")->delimiter(',')->check(CLI::IsMember(property_names()));
-  cmd->add_option("--skip", f->skip, "Do not check these properties")->delimiter(',')->check(CLI::IsMember(property_names()));
+  cmd->add_option("--check", f->check, "Check only these properties")->delimiter(',')->check(CLI::IsMember(replay::vocabulary().properties));
+  cmd->add_option("--skip", f->skip, "Do not check these properties")->delimiter(',')->check(CLI::IsMember(replay::vocabulary().properties));
   cmd->add_flag("--unphysical", f->unphysical, "Allow tick-less gaps up to 10^13 ns with queued entities");
   cmd->add_flag("--json", f->json, "Print the result as JSON");
   cmd->add_flag("--strict", f->strict, "Known findings fail the run too");

@@ -16,6 +16,15 @@ struct Vocabulary {
   std::vector<std::string> measures;    // the measure properties only
 
   static bool contains(const std::vector<std::string>& names, const std::string& name);
+  // The words a `features` line accepts: NAME and NO_NAME for each feature.
+  std::vector<std::string> feature_words() const {
+    std::vector<std::string> out;
+    for (const std::string& f : features) {
+      out.push_back(f);
+      out.push_back("NO_" + f);
+    }
+    return out;
+  }
 };
 
 }  // namespace eevdf::trace
