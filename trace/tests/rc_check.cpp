@@ -2,6 +2,8 @@
 // no TEST_CASE; the property tests call check().
 #include "trace/tests/rc_check.h"
 
+#include <filesystem>
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>   // std::getenv
@@ -9,6 +11,16 @@
 #include <sstream>  // the failure message
 
 namespace eevdf::trace::testing {
+namespace {
+
+// The running test executable, for the reproduce command (Linux: /proc/self/exe).
+std::string test_binary() {
+  std::error_code error;
+  const auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? std::string("<test binary>") : path.string();
+}
+
+}  // namespace
 namespace {
 
 // RapidCheck reports progress to a listener; the Catch report is built from the
@@ -58,7 +70,7 @@ void check_property(const std::string& name, int default_cases, const rc::detail
   rc::detail::FailureResult failure;
   if (result.match(failure)) {
     std::ostringstream command;
-    command << "RC_PARAMS=\"" << reproduce_params(name, params, failure) << "\" trace_tests \""
+    command << "RC_PARAMS=\"" << reproduce_params(name, params, failure) << "\" " << test_binary() << " \""
             << Catch::getResultCapture().getCurrentTestName() << "\"\n"
             << "(or search again with RC_PARAMS=\"seed=" << params.seed << " max_success=" << params.maxSuccess
             << "\")\n";
