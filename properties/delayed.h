@@ -10,6 +10,7 @@
 #include <algorithm>  // max, binary_search
 #include <cstdint>    // ns
 #include <map>        // per task, per CPU
+#include <memory>     // the shared lag table
 #include <set>        // known delayed entities
 #include <string>     // reports
 #include <utility>    // pairs
@@ -94,7 +95,7 @@ class DelayedEntry final : public Property<A> {
 
   void after_event(const trace::Event&) override {
     for (int cpu : this->env_.touched) {
-      const QueueFacts<A>& f = this->env_.facts(cpu);
+      const QueueFacts<A>& f = this->env_.facts(cpu);  // the recount shared by the checks
       if (f.delayed == 0) continue;
       for (const int task : f.tasks) {
         const auto& se = this->env_.m.tasks().at(static_cast<std::size_t>(task)).se;
@@ -343,10 +344,44 @@ double to_double(const typename A::value& v) {
   }
 }
 
+// |w*(V - v)| (the service lag times 1024) of every queued entity of one runqueue at
+// one checkpoint, computed once and shared by the two bounds of a run (both run in
+// the ideal arithmetic, where each product is costly).
 template <class A>
-typename A::value abs_value(const typename A::value& v) {
-  return v < 0 ? typename A::value(-v) : v;
-}
+class LagTable {
+ public:
+  struct Row {
+    const model::sched_entity<A>* se;
+    typename A::value magnitude;
+  };
+  const std::vector<Row>& rows(const Env<A>& env, int cpu) {
+    const auto c = static_cast<std::size_t>(cpu);
+    if (entries_.size() <= c) entries_.resize(c + 1);
+    Entry& entry = entries_[c];
+    if (entry.env == &env && entry.stamp == env.stamp) return entry.rows;
+    entry.env = &env;
+    entry.stamp = env.stamp;
+    entry.rows.clear();
+    const QueueFacts<A>& f = env.facts(cpu);
+    const typename A::value V = f.avg_vruntime();
+    for (const int task : f.tasks) {
+      const auto& se = env.m.tasks().at(static_cast<std::size_t>(task)).se;
+      typename A::value lag_w = V - se.vruntime;
+      lag_w *= typename A::value(brute::weight_of(se.load.weight));
+      if (lag_w < 0) lag_w = -lag_w;
+      entry.rows.push_back({&se, std::move(lag_w)});
+    }
+    return entry.rows;
+  }
+
+ private:
+  struct Entry {
+    const Env<A>* env = nullptr;
+    std::uint64_t stamp = 0;
+    std::vector<Row> rows;
+  };
+  std::vector<Entry> entries_;  // per CPU
+};
 
 }  // namespace delayed_detail
 
@@ -389,7 +424,8 @@ template <class A>
 class LagBound final : public Property<A> {
  public:
   using value = typename A::value;
-  LagBound(Env<A>& env, bool steady) : Property<A>(env), steady_(steady) {}
+  LagBound(Env<A>& env, bool steady, std::shared_ptr<delayed_detail::LagTable<A>> lags)
+      : Property<A>(env), steady_(steady), lags_(std::move(lags)) {}
   std::string_view name() const override { return steady_ ? "lag_bound_steady" : "lag_bound"; }
 
   void before_event(const trace::Event&) override { lag_joins_.clear(); }
@@ -401,6 +437,19 @@ class LagBound final : public Property<A> {
               bool had_rel_deadline, const value&) override {
     const bool lag = vlag != 0 && this->env_.m.config().feat(model::Feature::PLACE_LAG);
     if ((cfs.nr_queued > 1 && lag) || had_rel_deadline) lag_joins_.push_back(se.task);
+    changed_.insert(cfs.rq_->cpu);
+  }
+  // Every other way the queue or a slice changes passes a full dequeue (its lag
+  // store, §6.3) or the delayed state; only then is the queue walked again.
+  void lag_stored(const model::cfs_rq<A>& cfs, const model::sched_entity<A>&, const value&, const value&,
+                  const value&) override {
+    changed_.insert(cfs.rq_->cpu);
+  }
+  void delay_entered(const model::cfs_rq<A>& cfs, const model::sched_entity<A>&, unsigned) override {
+    changed_.insert(cfs.rq_->cpu);
+  }
+  void delay_left(const model::cfs_rq<A>& cfs, const model::sched_entity<A>&, model::delay_exit) override {
+    changed_.insert(cfs.rq_->cpu);
   }
 
   void after_event(const trace::Event& e) override {
@@ -429,30 +478,37 @@ class LagBound final : public Property<A> {
     std::vector<Member> members;   // queued at the last check, by task index
   };
 
-  static bool has(const std::vector<Member>& v, int task) {
-    return std::any_of(v.begin(), v.end(), [task](const Member& m) { return m.task == task; });
+  static bool has(const std::vector<Member>& v, int task) {  // v sorted by task
+    const auto it = std::lower_bound(v.begin(), v.end(), task, [](const Member& m, int t) { return m.task < t; });
+    return it != v.end() && it->task == task;
   }
 
   // What the event did to the stretch: the tick rule up to now, the queue's changes,
   // a new stretch on a queue whose lags are all 0, then the tick clock.
   void update(Stretch& s, int cpu, const trace::Event& e) {
     const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
-    const QueueFacts<A>& f = this->env_.facts(cpu);
     if (s.timed && this->env_.now - s.last_tick_ns > this->env_.m.config().tick_nsec) s.qualifying = false;
-    now_.clear();
-    for (const int task : f.tasks) now_.push_back({task, this->env_.m.tasks().at(static_cast<std::size_t>(task)).se.slice});
-    if (steady_ ? breaks_steady(s.members, now_, f.delayed != 0, e) : breaks_bound(s.members, now_, e))
-      s.qualifying = false;
-    if (now_.empty() || (!steady_ && now_.size() == 1 && fresh_lone(f.tasks.front()))) {
+    if (e.verb == trace::Verb::yield) s.qualifying = false;  // §12: vruntime jumps to the deadline
+    if (changed_.erase(cpu) != 0) {
+      const QueueFacts<A>& f = this->env_.facts(cpu);
+      now_.clear();
+      for (const int task : f.tasks)
+        now_.push_back({task, this->env_.m.tasks().at(static_cast<std::size_t>(task)).se.slice});
+      std::sort(now_.begin(), now_.end(), [](const Member& a, const Member& b) { return a.task < b.task; });
+      if (steady_ ? breaks_steady(s.members, now_, f.delayed != 0, e) : breaks_bound(s.members, now_, e))
+        s.qualifying = false;
+      s.members.swap(now_);
+    }
+    const std::size_t n = s.members.size();
+    if (n == 0 || (!steady_ && n == 1 && fresh_lone(s.members.front().task))) {
       s.qualifying = true;
       s.s_max = 0;
     }
-    for (const Member& m : now_) s.s_max = std::max(s.s_max, m.slice);
-    const bool timed = steady_ ? rq.curr != nullptr : now_.size() >= 2;
+    for (const Member& m : s.members) s.s_max = std::max(s.s_max, m.slice);
+    const bool timed = steady_ ? rq.curr != nullptr : n >= 2;
     const bool tick = e.verb == trace::Verb::tick && (e.all_cpus || (e.cpu && *e.cpu == cpu));
     if (tick || (timed && !s.timed)) s.last_tick_ns = this->env_.now;
     s.timed = timed;
-    s.members.swap(now_);
   }
 
   // lag_bound: a lone entity has lag 0, and when its current request is no longer
@@ -464,80 +520,93 @@ class LagBound final : public Property<A> {
     return !se.sched_delayed && se.deadline - se.vruntime <= brute::calc_delta_fair<A>(se.slice, se);
   }
 
+  // Walks two task-sorted member lists together: f(before or nullptr, now or nullptr)
+  // once per task in either; stops when f returns true (and returns true).
+  template <class F>
+  static bool merge_walk(const std::vector<Member>& before, const std::vector<Member>& now, F&& f) {
+    std::size_t i = 0, j = 0;
+    while (i < before.size() || j < now.size()) {
+      const bool take_b = j == now.size() || (i < before.size() && before[i].task <= now[j].task);
+      const bool take_n = i == before.size() || (j < now.size() && now[j].task <= before[i].task);
+      if (f(take_b ? &before[i] : nullptr, take_n ? &now[j] : nullptr)) return true;
+      i += take_b ? 1 : 0;
+      j += take_n ? 1 : 0;
+    }
+    return false;
+  }
+
+  // The event renices or gives a slice to a task queued before or after it.
+  bool reprioritized(const std::vector<Member>& before, const std::vector<Member>& now, const trace::Event& e) const {
+    if (e.verb != trace::Verb::renice && e.verb != trace::Verb::setslice) return false;
+    const int named = this->env_.m.task_index(e.task);
+    return has(before, named) || has(now, named);
+  }
+
   // A steady stretch: only forks join, nothing leaves, nothing is delayed, and no
-  // renice, setslice or yield of a queued task.
+  // renice or setslice of a queued task (a yield is judged in update).
   bool breaks_steady(const std::vector<Member>& before, const std::vector<Member>& now, bool any_delayed,
                      const trace::Event& e) const {
-    if (any_delayed || e.verb == trace::Verb::yield) return true;
-    const int named = e.task != 0 ? this->env_.m.task_index(e.task) : -1;
-    if ((e.verb == trace::Verb::renice || e.verb == trace::Verb::setslice) && (has(before, named) || has(now, named)))
-      return true;
-    for (const Member& m : before)
-      if (!has(now, m.task)) return true;
-    for (const Member& m : now)
-      if (!has(before, m.task) && !(e.verb == trace::Verb::fork && m.task == named)) return true;
-    return false;
+    if (any_delayed || reprioritized(before, now, e)) return true;
+    const int forked = e.verb == trace::Verb::fork ? this->env_.m.task_index(e.task) : -1;
+    return merge_walk(before, now, [forked](const Member* b, const Member* n) {
+      return b == nullptr ? n->task != forked : n == nullptr;  // a join other than the fork, or a leave
+    });
   }
 
   // lag_bound: a queued task's slice decreased, a task joined with a stored lag or
-  // a relative deadline, curr yielded (§12: its vruntime jumps to its deadline), or
-  // a queued task was reniced or given a slice (§19: a running one gets a fresh
-  // slice protection).
+  // a relative deadline, or a queued task was reniced or given a slice (§19: a
+  // running one gets a fresh slice protection); a yield is judged in update.
   bool breaks_bound(const std::vector<Member>& before, const std::vector<Member>& now, const trace::Event& e) const {
-    if (e.verb == trace::Verb::yield) return true;
-    if (e.verb == trace::Verb::renice || e.verb == trace::Verb::setslice) {
-      const int named = this->env_.m.task_index(e.task);
-      if (has(before, named) || has(now, named)) return true;
-    }
-    for (const Member& m : now) {
-      const bool joined = !has(before, m.task);
-      if (joined && std::find(lag_joins_.begin(), lag_joins_.end(), m.task) != lag_joins_.end()) return true;
-      for (const Member& b : before)
-        if (b.task == m.task && m.slice < b.slice) return true;
-    }
-    return false;
+    if (reprioritized(before, now, e)) return true;
+    return merge_walk(before, now, [this](const Member* b, const Member* n) {
+      if (n == nullptr) return false;  // leaves are free
+      if (b == nullptr) return std::find(lag_joins_.begin(), lag_joins_.end(), n->task) != lag_joins_.end();
+      return n->slice < b->slice;
+    });
   }
 
+  // Each queued task's service lag against the bound: reported in a checked
+  // stretch, else the largest |lag| feeds the measure (one ratio per check).
   void check(const Stretch& s, int cpu) {
     if constexpr (brute::kernel_arith<A>) {
       if (this->env_.overflowed.count(cpu) != 0) return;  // lags are meaningless after a wrap
     }
     if (s.members.size() < 2) return;  // a lone entity has lag 0
-    const QueueFacts<A>& f = this->env_.facts(cpu);
     const std::uint64_t q = this->env_.m.config().tick_nsec;
     std::uint64_t r_max = 0;
     for (const Member& m : s.members) r_max = std::max(r_max, m.slice);
     const std::uint64_t b = steady_ ? r_max : s.s_max;
     // lag_bound: only a whole number of ticks (see the class comment).
     const bool pass_fail = s.qualifying && b >= q && (steady_ || b % q == 0);
-    const value V = f.avg_vruntime();
     const value limit = value(1024) * value(b + q);  // the bound, times 1024
-    for (const int task : f.tasks) {
-      const auto& se = this->env_.m.tasks().at(static_cast<std::size_t>(task)).se;
-      if (!steady_ && se.sched_delayed) continue;
-      const value lag_w = value(brute::weight_of(se.load.weight)) * (V - se.vruntime);  // service lag * 1024
-      const value mag = delayed_detail::abs_value<A>(lag_w);
-      if (!pass_fail) {
-        const delayed_detail::Ratio<A> r{mag, limit};
-        if (r.greater_than(worst_)) worst_ = r;
-      } else if (steady_ ? mag >= limit : mag > limit) {
-        report(cpu, se, lag_w, b, q);
-      }
+    const value* worst = nullptr;
+    for (const auto& row : lags_->rows(this->env_, cpu)) {
+      if (!steady_ && row.se->sched_delayed) continue;
+      if (pass_fail && (steady_ ? row.magnitude >= limit : row.magnitude > limit)) report(cpu, *row.se, b, q);
+      if (!pass_fail && (worst == nullptr || row.magnitude > *worst)) worst = &row.magnitude;
     }
+    if (worst == nullptr) return;
+    const delayed_detail::Ratio<A> r{*worst, limit};
+    if (r.greater_than(worst_)) worst_ = r;
   }
 
-  void report(int cpu, const model::sched_entity<A>& se, const value& lag_w, std::uint64_t b, std::uint64_t q) {
+  void report(int cpu, const model::sched_entity<A>& se, std::uint64_t b, std::uint64_t q) {
+    const value V = this->env_.facts(cpu).avg_vruntime();
+    const value lag_w = value(brute::weight_of(se.load.weight)) * (V - se.vruntime);
     this->fail(cpu, this->env_.id_of(se),
                fmt::format("service lag w*(V-v)/1024 = {:.1f} ns; bound {}{} ns ({} {} + q {})",
                            delayed_detail::to_double<A>(lag_w) / 1024.0, steady_ ? "strictly within +-" : "+-", b + q,
                            steady_ ? "r_max" : "s_max", b, q),
                steady_ ? "Theorem 1 with the tick: |service lag| < r_max + q in a steady stretch"
-                       : "|service lag| <= s_max + q in a stretch with regular ticks and no slice decrease");
+                       : "|service lag| <= s_max + q in a stretch of regular ticks, whole-tick slices, zero-lag "
+                         "joins and no slice decrease, renice or yield");
   }
 
   bool steady_;
+  std::shared_ptr<delayed_detail::LagTable<A>> lags_;
+  std::set<int> changed_;  // runqueues whose queue may have changed in this event
   std::map<int, Stretch> stretches_;
-  std::vector<int> lag_joins_;  // lag_bound: tasks placed with a stored lag or relative deadline in this event
+  std::vector<int> lag_joins_;  // placed in this event with a stored lag or a relative deadline
   std::vector<Member> now_;     // the queue after the current event (a buffer kept across events)
   delayed_detail::Ratio<A> worst_;
 };
@@ -547,8 +616,12 @@ void register_delayed(Table<A>& table) {
   table.push_back({"delayed_entry", plain<A, DelayedEntry<A>>()});
   table.push_back({"delayed_frozen", plain<A, DelayedFrozen<A>>()});
   table.push_back({"delayed_completion", plain<A, DelayedCompletion<A>>()});
-  table.push_back({"lag_bound_steady", [](Env<A>& env) { return std::make_unique<LagBound<A>>(env, true); }});
-  table.push_back({"lag_bound", [](Env<A>& env) { return std::make_unique<LagBound<A>>(env, false); }});
+  // One table of lags per run, shared by the two bounds (a table is built per run).
+  auto lags = std::make_shared<delayed_detail::LagTable<A>>();
+  table.push_back({"lag_bound_steady", [lags](Env<A>& env) {
+                     return std::make_unique<LagBound<A>>(env, true, lags);
+                   }});
+  table.push_back({"lag_bound", [lags](Env<A>& env) { return std::make_unique<LagBound<A>>(env, false, lags); }});
 }
 
 }  // namespace eevdf::properties

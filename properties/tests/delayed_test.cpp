@@ -243,7 +243,8 @@ TEST_CASE("lag_bound_steady measures a slice shorter than the tick, worked by ha
 // slice to whole ticks.) lag_bound, here outside its whole-tick stretches, measures
 // it.
 TEST_CASE("lag_bound_steady: the 2.1 ms steady counter-example", "[delayed]") {
-  std::string text = "eevdf-trace 1\ntopology 1x4\nhz 1000\ntask 1 nice=12\ntask 2 nice=17\ntask 3\n@0 fork 1\n@0 fork 2\n";
+  std::string text = "eevdf-trace 1\ntopology 1x4\nhz 1000\n";
+  text += "task 1 nice=12\ntask 2 nice=17\ntask 3\n@0 fork 1\n@0 fork 2\n";
   for (int m = 1; m <= 13; ++m) {
     text += "@" + std::to_string(m) + "ms tick 0\n";
     if (m == 9) text += "@9554us fork 3\n";
