@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "properties/findings.h"
 #include "properties/registry.h"
 
 namespace eevdf::cli {
@@ -35,6 +36,11 @@ int run() {
     std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {}\n", p.name, kind_text(p.kind), exact_text(p.exact_in),
                              status, p.summary);
   }
+  // The findings registry: failures of the faithful model that are upstream
+  // behaviour, each with its trace in corpus/findings/<name>.trace.
+  std::cout << "\nknown findings (properties/findings.h; traces in corpus/findings/)\n";
+  for (const properties::FindingInfo& f : properties::kFindings)
+    std::cout << fmt::format("{:<36} {:<18} {:<11} {}\n", f.name, f.property, f.profiles, f.condition);
   return 0;
 }
 

@@ -174,6 +174,8 @@ class TaskConservation final : public Property<A> {
 // monotone-min-vruntime-overflow (findings.h), so the longest stretch is kept per CPU.
 template <class A>
 class NoOverflow final : public Property<A> {
+  static constexpr std::string_view kMonotoneOverflow = known_finding("monotone-min-vruntime-overflow");
+
  public:
   using Property<A>::Property;
   std::string_view name() const override { return "no_overflow"; }
@@ -201,7 +203,7 @@ class NoOverflow final : public Property<A> {
                     fmt::format("{} = {} (longest tick-less stretch with queued entities: {} ns)", o.expression,
                                 model::KernelArith::to_string(o.exact), longest_[c]),
                     "a 64-bit quantity of the kernel overflowed; the model goes on with the wrapped value", false, {}};
-        if (longest_[c] >= kTicklessFindingNs) v.finding = kFindings[0].name;
+        if (longest_[c] >= kTicklessFindingNs) v.finding = kMonotoneOverflow;
         this->env_.sink.violation(v);
         this->env_.overflowed.insert(cpu);
       }

@@ -17,14 +17,40 @@ struct FindingInfo {
   std::string_view origin;     // the kernel behaviour or commit it comes from
 };
 
-inline constexpr std::array<FindingInfo, 2> kFindings{{
+inline constexpr std::array<FindingInfo, 7> kFindings{{
     {"monotone-min-vruntime-overflow", "no_overflow", "6.18",
      "the runqueue had a tick-less stretch of at least 1 s with queued entities before the overflow",
      "min_vruntime as v0 up to v6.18.3 (zero_vruntime from 79f3f9bedd14, v6.19)"},
     {"delay-dequeue-hides-iowait", "iowait_visibility", "6.12, 6.18",
      "any delayed io sleep: a measure, never a failure",
      "DELAY_DEQUEUE (152e11f6df29, v6.12): __block_task runs only when the delayed dequeue completes"},
+    // The fairness bounds (INVARIANTS.md asks which stretches lag_bound holds in on
+    // the faithful model; properties/delayed.h checks it only there).
+    {"lag-bound-steady-off-tick-grid", "lag_bound_steady", "6.18",
+     "r_max is not a whole number of ticks and the lag is within ceil(r_max/q)*q + q: a protected slice "
+     "runs to the next tick",
+     "slice protection (RUN_TO_PARITY, §7.3) noticed only at the tick (§8.2)"},
+    {"lag-bound-off-tick-grid", "lag_bound", "6.12, 6.18",
+     "a measure: s_max is not a whole number of ticks (the catalogue's slice shorter than the tick)",
+     "preemption at the tick only (§8.2)"},
+    {"lag-bound-stored-lag-joins", "lag_bound", "6.12, 6.18",
+     "a measure: a task joined with a stored lag or a relative deadline",
+     "PLACE_LAG (§6.1): a join with lag l moves V by -w*l/W"},
+    {"lag-bound-renice-renews-protection", "lag_bound", "6.18",
+     "a measure: a queued task was reniced or given a slice",
+     "set_user_nice/sched_setattr put and set curr again: a fresh slice protection (§7.3, §19)"},
+    {"lag-bound-yield", "lag_bound", "6.12, 6.18",
+     "a measure: a queued task yielded",
+     "yield_task_fair moves vruntime to the deadline without service (§12)"},
 }};
+
+// The registered name `name`; a name not in the table fails to compile when the
+// call is a constant expression (every caller's is).
+constexpr std::string_view known_finding(std::string_view name) {
+  for (const FindingInfo& f : kFindings)
+    if (f.name == name) return f.name;
+  throw "not in kFindings";
+}
 
 // The tick-less stretch (ns) from which an overflow counts as the min_vruntime finding.
 inline constexpr std::uint64_t kTicklessFindingNs = 1'000'000'000;

@@ -52,8 +52,9 @@ struct Env {
   std::vector<int> touched;             // CPUs the current event may have changed
   std::set<int> overflowed;             // runqueues since their no_overflow, until they empty
 
-  void report(std::string_view property, int cpu, int task, std::string values, std::string why) {
-    Violation v{property, line, now, cpu, task, std::move(values), std::move(why), false, {}};
+  void report(std::string_view property, int cpu, int task, std::string values, std::string why,
+              std::string_view finding = {}) {
+    Violation v{property, line, now, cpu, task, std::move(values), std::move(why), false, finding};
     // Tainted: an overflow earlier on this runqueue, or one logged during this event
     // (hooks report before NoOverflow's after_event has seen it).
     v.consequence = property != "no_overflow" && cpu >= 0 &&
@@ -100,8 +101,9 @@ class Property : public model::Observer<A> {
   virtual bool measure(std::string& /*numerator*/, std::string& /*denominator*/) const { return false; }
 
  protected:
-  void fail(int cpu, int task, std::string values, std::string why) {
-    env_.report(name(), cpu, task, std::move(values), std::move(why));
+  // `finding`: the known finding (findings.h) whose condition this failure meets.
+  void fail(int cpu, int task, std::string values, std::string why, std::string_view finding = {}) {
+    env_.report(name(), cpu, task, std::move(values), std::move(why), finding);
   }
   Env<A>& env_;
 };

@@ -207,7 +207,10 @@ TEST_CASE("lag_bound_steady holds on a steady trace and fires on a corrupted one
   broken.apply_until(15);  // lines 1-3 header, 4-7 tasks, 8-11 forks: the tick at 4 ms
   broken.task(1).se.vruntime -= 100'000'000;  // 100 ms of virtual time never run
   broken.checker().after_event(tick_event());
-  CHECK(broken.sink.count("lag_bound_steady") >= 1);
+  REQUIRE(broken.sink.count("lag_bound_steady") >= 1);
+  // r_max = 2.8 ms is off the tick grid, but 100 ms is far beyond the 4 ms the tick
+  // explains (ceil(r/q)*q + q): a violation, not the finding.
+  CHECK(broken.sink.violations.at(0).finding.empty());
 }
 
 // One CPU, base slice 0.7 ms < q = 1 ms: measured. Nice 0 (w 1024) and three nice 15
@@ -254,6 +257,7 @@ TEST_CASE("lag_bound_steady: the 2.1 ms steady counter-example", "[delayed]") {
   REQUIRE(h.sink.count("lag_bound_steady") == 1);
   CHECK(h.sink.violations.at(0).task == 3);
   CHECK(h.sink.violations.at(0).time_ns == 13'000'000);
+  CHECK(h.sink.violations.at(0).finding == "lag-bound-steady-off-tick-grid");  // r_max = 2.1 q
   CHECK(h.sink.count("lag_bound") == 0);
   CHECK(measured(h, "lag_bound") == "882176/865675");  // (3528704000/1117) / 3100000
 }

@@ -38,18 +38,12 @@ eevdf::generator::Options draw_options(std::uint64_t events_max) {
   return o;
 }
 
-// The fairness bounds are left out here until their qualifying stretches are
-// settled: on the faithful model lag_bound fails in stretches with NEXT_BUDDY picks
-// (found by `run --seed 1 --traces 6000` and by this suite), which is either a
-// further condition of the bound or a finding to record (INVARIANTS.md asks to
-// confirm which). properties/tests/delayed_test.cpp tests them on worked cases.
-bool settled(std::string_view property) { return property != "lag_bound" && property != "lag_bound_steady"; }
 
 // The violations that count: not a known finding, not a consequence.
 std::vector<std::string> failures(const eevdf::properties::testing::Capture& sink) {
   std::vector<std::string> out;
   for (const auto& v : sink.violations)
-    if (!v.consequence && v.finding.empty() && settled(v.property))
+    if (!v.consequence && v.finding.empty())
       out.push_back(std::string(v.property) + " at line " + std::to_string(v.line) + ": " + v.values);
   return out;
 }

@@ -1,0 +1,51 @@
+// The findings registry (BUGS.md, Findings): every entry names a catalogued
+// property and has its trace in corpus/findings/ (which ctest replays, so the trace
+// itself proves the finding); the steady bound's violation carries its entry.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "properties/catalogue.h"
+#include "properties/findings.h"
+
+namespace {
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool catalogued(std::string_view property) {
+  for (const auto& p : eevdf::properties::kCatalogue)
+    if (p.name == property) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("every finding names a catalogued property and has its corpus trace", "[findings]") {
+  for (const auto& f : eevdf::properties::kFindings) {
+    INFO("finding " << f.name);
+    CHECK(catalogued(f.property));
+    CHECK_FALSE(f.condition.empty());
+    CHECK_FALSE(f.origin.empty());
+    const std::string text = read(std::string(EEVDF_SOURCE_DIR) + "/corpus/findings/" + std::string(f.name) + ".trace");
+    REQUIRE_FALSE(text.empty());
+    // The trace says which finding it shows and demonstrates the property: a failure
+    // it expects, or the measure's value.
+    CHECK(text.find("# Finding " + std::string(f.name)) != std::string::npos);
+    const bool shows = text.find("expect violation " + std::string(f.property)) != std::string::npos ||
+                       text.find("expect measure " + std::string(f.property) + " ") != std::string::npos;
+    CHECK(shows);
+  }
+}
+
+TEST_CASE("known_finding returns the registered name", "[findings]") {
+  static_assert(eevdf::properties::known_finding("lag-bound-yield") == "lag-bound-yield");
+  CHECK(eevdf::properties::known_finding("monotone-min-vruntime-overflow").data() ==
+        eevdf::properties::kFindings[0].name.data());
+}
