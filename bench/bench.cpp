@@ -2,7 +2,8 @@
 // from a fresh state; the best of the repetitions is kept.
 #include "bench/bench.h"
 
-#include <chrono>
+#include <time.h>  // clock_gettime
+
 #include <functional>
 #include <type_traits>
 
@@ -17,15 +18,22 @@
 namespace eevdf::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+// The thread's CPU time, not the wall clock: one model replays on one thread, and
+// CPU time does not count the time other processes of a shared machine take from
+// it, so the ratios of one run stay stable under load.
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 template <class A>
 inline constexpr bool brute_kernel = std::is_same_v<A, model::KernelArith>;
 
 double seconds_of(const std::function<void()>& work) {
-  const auto start = Clock::now();
+  const double start = thread_cpu_seconds();
   work();
-  return std::chrono::duration<double>(Clock::now() - start).count();
+  return thread_cpu_seconds() - start;
 }
 
 double best_of(int repetitions, const std::function<void()>& work) {

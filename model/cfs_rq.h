@@ -55,6 +55,11 @@ struct cfs_rq {
   std::uint64_t tree_seq_next = 1;
 
   rq<A>* rq_ = nullptr;           // rq_of(cfs_rq)
+  // Not the kernel's: bumped at every change of what is queued here, of curr, v0,
+  // or of a queued entity's vruntime, weight, slice or delayed state, so that an
+  // observer can reuse a recount of the queue while it stays the same
+  // (properties' Env::facts; Debug builds check every reuse against a recount).
+  std::uint64_t generation = 0;
   // 64-bit overflows detected on this runqueue. Mutable: the kernel computes V and
   // eligibility in read-only helpers too, and their overflows must be seen.
   mutable OverflowLog overflow;

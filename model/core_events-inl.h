@@ -178,6 +178,7 @@ std::string Machine<A, P>::setslice(std::uint64_t t, int pi, std::uint64_t slice
   if (is_running) put_prev_entity(rq.cfs, p.se);
   p.se.custom_slice = slice_ns != 0;
   p.se.slice = slice_ns != 0 ? clamp_custom_slice(slice_ns) : cfg_.sysctl_base_slice;
+  ++rq.cfs.generation;
   const load_weight lw = load_weight_for_nice(p.nice);
   reweight_entity(rq.cfs, p.se, lw.weight, queued);
   p.se.load.inv_weight = lw.inv_weight;

@@ -58,6 +58,7 @@ void Machine<A, P>::avg_vruntime_add(cfs_rq<A>& cfs, const entity& se) {
   const value kw = A::mul(entity_key(cfs, se), A::from_u64(w), cfs.overflow, "key*w in avg_vruntime_add");
   cfs.avg_vruntime = A::add(cfs.avg_vruntime, kw, cfs.overflow, "sum of key*w in avg_vruntime_add");
   cfs.avg_load += w;
+  ++cfs.generation;
 }
 
 // §3.3 avg_vruntime_sub(): S -= key*w, W -= w.
@@ -68,6 +69,7 @@ void Machine<A, P>::avg_vruntime_sub(cfs_rq<A>& cfs, const entity& se) {
   cfs.avg_vruntime = A::add(cfs.avg_vruntime, -kw, cfs.overflow, "sum of key*w in avg_vruntime_sub");
   EEVDF_ASSERT(cfs.avg_load >= w, "avg_load underflow");
   cfs.avg_load -= w;
+  ++cfs.generation;
 }
 
 // §3.3 cfs_rq_min_slice(): the smallest slice among on_rq curr and the tree (exact).

@@ -36,6 +36,7 @@ bool Machine<A, P>::update_deadline(cfs_rq<A>& cfs, entity& se) {
   if (A::before(se.vruntime, se.deadline, cfs.overflow, "vruntime - deadline in update_deadline")) return false;
   if (!se.custom_slice) se.slice = cfg_.sysctl_base_slice;
   se.deadline = se.vruntime + calc_delta_fair(cfs, se.slice, se);
+  ++cfs.generation;
   return true;
 }
 
@@ -49,6 +50,7 @@ void Machine<A, P>::update_curr(cfs_rq<A>& cfs) {
   curr->exec_start = now_;
   curr->sum_exec_runtime += delta_exec;
   curr->vruntime += calc_delta_fair(cfs, delta_exec, *curr);
+  ++cfs.generation;
   const bool renewed = update_deadline(cfs, *curr);
   update_min_vruntime(cfs);
   const bool resched = cfs.nr_queued != 1 && update_curr_resched(cfs, *curr, renewed);
@@ -70,6 +72,7 @@ void Machine<A, P>::set_next_entity(cfs_rq<A>& cfs, entity& se) {
   }
   EEVDF_ASSERT(cfs.curr == nullptr, "set_next_entity with a curr");
   cfs.curr = &se;
+  ++cfs.generation;
   se.exec_start = now_;  // update_stats_curr_start
   se.prev_sum_exec_runtime = se.sum_exec_runtime;
 }
@@ -83,6 +86,7 @@ void Machine<A, P>::put_prev_entity(cfs_rq<A>& cfs, entity& prev) {
   }
   EEVDF_ASSERT(cfs.curr == &prev, "put_prev_entity of a non-curr");
   cfs.curr = nullptr;
+  ++cfs.generation;
 }
 
 // §7.2 pick_next_entity(): an eligible next buddy, else EEVDF; a delayed pick
@@ -156,6 +160,7 @@ void Machine<A, P>::yield_task_fair(rq<A>& rq) {
   if (entity_eligible(cfs, se)) {
     se.vruntime = se.deadline;
     se.deadline = se.deadline + calc_delta_fair(cfs, se.slice, se);
+    ++cfs.generation;
     update_min_vruntime(cfs);
   }
 }

@@ -33,6 +33,7 @@ void Machine<A, P>::place_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
     lag = A::div_s64(lag, A::from_u64(load), cfs.overflow, "W as div_s64 divisor in place_entity");
   }
   se.vruntime = V - lag;
+  ++cfs.generation;
   if (se.rel_deadline) {
     se.deadline = se.deadline + se.vruntime;
     se.rel_deadline = false;
@@ -57,6 +58,7 @@ void Machine<A, P>::enqueue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   if ((flags & ENQUEUE_MIGRATED) != 0) se.exec_start = 0;
   if (!curr) enqueue_entity_tree(cfs, se);
   se.on_rq = true;
+  ++cfs.generation;
   if (observer_ != nullptr) observer_->placed(cfs, se, flags, stored_vlag, had_rel_deadline, rel_deadline);
 }
 
@@ -78,6 +80,7 @@ void Machine<A, P>::set_next_buddy(cfs_rq<A>& cfs, entity& se) {
 template <class A, class P>
 void Machine<A, P>::set_delayed(cfs_rq<A>& cfs, entity& se) {
   se.sched_delayed = true;
+  ++cfs.generation;
   EEVDF_ASSERT(cfs.h_nr_runnable > 0 || cfg_.injected(Injection::buddy_accepts_delayed), "h_nr_runnable underflow");
   cfs.h_nr_runnable--;
 }
@@ -86,6 +89,7 @@ void Machine<A, P>::set_delayed(cfs_rq<A>& cfs, entity& se) {
 template <class A, class P>
 void Machine<A, P>::clear_delayed(cfs_rq<A>& cfs, entity& se) {
   se.sched_delayed = false;
+  ++cfs.generation;
   cfs.h_nr_runnable++;
 }
 
@@ -126,6 +130,7 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   }
   if (&se != cfs.curr) dequeue_entity_tree(cfs, se);
   se.on_rq = false;
+  ++cfs.generation;
   EEVDF_ASSERT(cfs.nr_queued > 0 && cfs.load_weight >= se.load.weight, "account_entity_dequeue underflow");
   cfs.load_weight -= se.load.weight;
   cfs.nr_queued--;

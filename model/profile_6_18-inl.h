@@ -44,6 +44,7 @@ void profile_ops<A, profile_6_18, M>::update_min_vruntime(cfs_rq<A>& cfs) {
     const value shift = A::mul(A::from_u64(cfs.avg_load), delta, cfs.overflow, "avg_load*d in avg_vruntime_update");
     cfs.avg_vruntime = A::add(cfs.avg_vruntime, -shift, cfs.overflow, "avg_vruntime re-base");
     cfs.min_vruntime = vruntime;
+    ++cfs.generation;
   }
 }
 
@@ -107,6 +108,7 @@ void profile_ops<A, profile_6_18, M>::reweight_entity(cfs_rq<A>& cfs, entity& se
     se.deadline = A::div_s64(scaled, new_weight, cfs.overflow, "weight as div_s64 divisor in reweight_entity");
   }
   se.load.weight = weight;
+  ++cfs.generation;
   se.load.inv_weight = 0;  // update_load_set; reweight_task_fair restores the table inverse
 }
 

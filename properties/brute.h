@@ -77,17 +77,6 @@ bool eligible(const model::cfs_rq<A>& cfs, const typename A::value& vruntime) {
   return (vruntime - cfs.min_vruntime) * typename A::value(s.weights) <= s.weighted_keys;
 }
 
-// §7.3: the shortest slice among Q except `except` (~0 when there is none), in one
-// pass without building Q.
-template <class A>
-std::uint64_t min_slice_except(const model::cfs_rq<A>& cfs, const model::sched_entity<A>* except) {
-  std::uint64_t m = ~std::uint64_t{0};
-  for (const auto* se : cfs.timeline)
-    if (se != except && se->slice < m) m = se->slice;
-  if (cfs.curr != nullptr && cfs.curr->on_rq && cfs.curr != except && cfs.curr->slice < m) m = cfs.curr->slice;
-  return m;
-}
-
 // §1.3 calc_delta_fair: the kernel's bit-exact value (model/calc_delta.h, itself
 // tested against the spec vectors), or exactly delta * 1024 / w in the ideal one.
 template <class A>

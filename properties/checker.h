@@ -18,6 +18,7 @@ class Checker final : public model::Observer<A> {
   explicit Checker(Env<A>& env) : env_(env) {}
   void add(std::unique_ptr<Property<A>> p) { properties_.push_back(std::move(p)); }
   bool empty() const { return properties_.empty(); }
+  const Env<A>& env() const { return env_; }
 
   void before_event(const trace::Event& e) {
     ++env_.stamp;

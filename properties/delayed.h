@@ -9,9 +9,7 @@
 
 #include <algorithm>  // max, binary_search
 #include <cstdint>    // ns
-#include <map>        // per task, per CPU
 #include <memory>     // the shared lag table
-#include <set>        // known delayed entities
 #include <string>     // reports
 #include <utility>    // pairs
 #include <vector>     // members
@@ -56,6 +54,46 @@ std::string lag_text(const Env<A>& env, const model::cfs_rq<A>& cfs, const entit
                      A::to_string(se.vruntime), A::to_string(env.facts(cfs).avg_vruntime()));
 }
 
+// Task indices grouped by the CPU each was last seen on, so that after an event
+// only the touched runqueues are looked at: a delayed entity changes only with its
+// runqueue, and an event that moves a task touches both CPUs (CheckedRun).
+class PerCpuTasks {
+ public:
+  bool contains(int task) const { return cpu_of(task) >= 0; }
+  int cpu_of(int task) const {
+    const auto t = static_cast<std::size_t>(task);
+    return t < cpu_of_.size() ? cpu_of_[t] : -1;
+  }
+  void insert(int cpu, int task) {
+    erase(task);
+    const auto t = static_cast<std::size_t>(task), c = static_cast<std::size_t>(cpu);
+    if (cpu_of_.size() <= t) cpu_of_.resize(t + 1, -1);
+    if (on_.size() <= c) on_.resize(c + 1);
+    cpu_of_[t] = cpu;
+    on_[c].push_back(task);
+  }
+  bool erase(int task) {
+    const int cpu = cpu_of(task);
+    if (cpu < 0) return false;
+    auto& list = on_[static_cast<std::size_t>(cpu)];
+    list.erase(std::find(list.begin(), list.end(), task));
+    cpu_of_[static_cast<std::size_t>(task)] = -1;
+    return true;
+  }
+  // The tasks on `cpu`, copied: the caller may move or erase them while it walks.
+  const std::vector<int>& on(int cpu) {
+    scratch_.clear();
+    const auto c = static_cast<std::size_t>(cpu);
+    if (c < on_.size()) scratch_ = on_[c];
+    return scratch_;
+  }
+
+ private:
+  std::vector<int> cpu_of_;            // per task index: its CPU, or -1
+  std::vector<std::vector<int>> on_;   // per CPU: its task indices
+  std::vector<int> scratch_;
+};
+
 }  // namespace delayed_detail
 
 // delayed_entry (INVARIANTS.md; §6.3 step 3, §10): an entity becomes delayed only
@@ -87,11 +125,11 @@ class DelayedEntry final : public Property<A> {
     if (this->env_.facts(cfs).q.eligible(se.vruntime))
       this->fail(cpu, id, delayed_detail::lag_text(this->env_, cfs, se),
                  "only an ineligible entity (lag < 0) is delayed");
-    known_.insert(se.task);
+    mark_known(se.task, 1);
   }
 
   void delay_left(const model::cfs_rq<A>&, const model::sched_entity<A>& se, model::delay_exit) override {
-    known_.erase(se.task);
+    mark_known(se.task, 0);
   }
 
   void after_event(const trace::Event&) override {
@@ -100,16 +138,25 @@ class DelayedEntry final : public Property<A> {
       if (f.delayed == 0) continue;
       for (const int task : f.tasks) {
         const auto& se = this->env_.m.tasks().at(static_cast<std::size_t>(task)).se;
-        if (!se.sched_delayed || known_.count(task) != 0) continue;
+        if (!se.sched_delayed || known(task)) continue;
         this->fail(cpu, this->env_.id_of(se), "sched_delayed without a delay_entered",
                    "an entity becomes delayed only through the sleep path of dequeue_entity");
-        known_.insert(task);  // report it once
+        mark_known(task, 1);  // report it once
       }
     }
   }
 
  private:
-  std::set<int> known_;  // task indices that entered the delayed state by the hook
+  bool known(int task) const {
+    const auto t = static_cast<std::size_t>(task);
+    return t < known_.size() && known_[t] != 0;
+  }
+  void mark_known(int task, char on) {
+    const auto t = static_cast<std::size_t>(task);
+    if (known_.size() <= t) known_.resize(t + 1, 0);
+    known_[t] = on;
+  }
+  std::vector<char> known_;  // per task index: entered the delayed state by the hook
 };
 
 // delayed_frozen (INVARIANTS.md; §10 "While delayed"): a delayed entity does not run,
@@ -124,7 +171,10 @@ class DelayedFrozen final : public Property<A> {
   std::string_view name() const override { return "delayed_frozen"; }
 
   void delay_entered(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned) override {
-    frozen_[se.task] = {cfs.rq_->cpu, se.vruntime, se.deadline};
+    const auto t = static_cast<std::size_t>(se.task);
+    if (snaps_.size() <= t) snaps_.resize(t + 1);
+    snaps_[t] = {cfs.rq_->cpu, se.vruntime, se.deadline};
+    frozen_.insert(cfs.rq_->cpu, se.task);
   }
   void delay_left(const model::cfs_rq<A>&, const model::sched_entity<A>& se, model::delay_exit) override {
     frozen_.erase(se.task);
@@ -136,28 +186,27 @@ class DelayedFrozen final : public Property<A> {
                  "a delayed entity never runs, so update_curr never advances its vruntime");
   }
 
+  // Only the touched runqueues: a delayed entity elsewhere did not change.
   void after_event(const trace::Event&) override {
     const auto& tasks = this->env_.m.tasks();
-    for (auto it = frozen_.begin(); it != frozen_.end();) {
-      const auto& se = tasks.at(static_cast<std::size_t>(it->first)).se;
-      if (!se.sched_delayed) {  // left without the hook: delayed_completion reports it
-        it = frozen_.erase(it);
-        continue;
-      }
-      Snapshot& snap = it->second;
-      const int cpu = tasks.at(static_cast<std::size_t>(it->first)).cpu;
-      if (replaced(it->first)) {
-        snap = {cpu, se.vruntime, se.deadline};
-      } else if (touched(snap.cpu) || cpu != snap.cpu) {
-        if (cpu != snap.cpu || se.vruntime != snap.vruntime || se.deadline != snap.deadline)
-          this->fail(cpu, this->env_.id_of(se),
+    for (const int touched_cpu : this->env_.touched) {
+      for (const int task : frozen_.on(touched_cpu)) {
+        const auto& t = tasks.at(static_cast<std::size_t>(task));
+        if (!t.se.sched_delayed) {  // left without the hook: delayed_completion reports it
+          frozen_.erase(task);
+          continue;
+        }
+        Snapshot& snap = snaps_[static_cast<std::size_t>(task)];
+        if (!replaced(task) &&
+            (t.cpu != snap.cpu || t.se.vruntime != snap.vruntime || t.se.deadline != snap.deadline))
+          this->fail(t.cpu, t.id,
                      fmt::format("delayed on CPU {} with vruntime {} deadline {}; now CPU {} vruntime {} deadline {}",
-                                 snap.cpu, A::to_string(snap.vruntime), A::to_string(snap.deadline), cpu,
-                                 A::to_string(se.vruntime), A::to_string(se.deadline)),
+                                 snap.cpu, A::to_string(snap.vruntime), A::to_string(snap.deadline), t.cpu,
+                                 A::to_string(t.se.vruntime), A::to_string(t.se.deadline)),
                      "a delayed entity's vruntime and deadline stay put until it leaves the delayed state");
-        snap = {cpu, se.vruntime, se.deadline};  // report a change once
+        snap = {t.cpu, t.se.vruntime, t.se.deadline};  // re-placed legitimately, or a change reported once
+        if (t.cpu != touched_cpu) frozen_.insert(t.cpu, task);
       }
-      ++it;
     }
   }
 
@@ -173,10 +222,8 @@ class DelayedFrozen final : public Property<A> {
            delayed_detail::event_is(this->env_, trace::Verb::setslice, task) ||
            delayed_detail::event_is(this->env_, trace::Verb::migrate, task);
   }
-  bool touched(int cpu) const {
-    return std::binary_search(this->env_.touched.begin(), this->env_.touched.end(), cpu);
-  }
-  std::map<int, Snapshot> frozen_;  // task index -> where and what it was when delayed
+  delayed_detail::PerCpuTasks frozen_;  // the delayed task indices, by CPU
+  std::vector<Snapshot> snaps_;         // per task index: where and what it was when delayed
 };
 
 // delayed_completion (INVARIANTS.md; §10): a delayed entity leaves the delayed state
@@ -202,9 +249,16 @@ class DelayedCompletion final : public Property<A> {
     wake_ = {index, delayed_detail::lag_of(this->env_, cfs, t.se) > 0, false, t.se.vruntime, t.se.deadline};
   }
 
-  void picked(const model::rq<A>& rq, const model::sched_entity<A>* se, bool) override { picks_[rq.cpu] = se; }
+  void picked(const model::rq<A>& rq, const model::sched_entity<A>* se, bool) override {
+    for (auto& p : picks_)
+      if (p.first == rq.cpu) {
+        p.second = se;
+        return;
+      }
+    picks_.emplace_back(rq.cpu, se);
+  }
   void delay_entered(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned) override {
-    delayed_[se.task] = cfs.rq_->cpu;
+    delayed_.insert(cfs.rq_->cpu, se.task);
   }
 
   // The requeue's re-placement (§10): the entity lands at V, so its lag is 0.
@@ -219,7 +273,7 @@ class DelayedCompletion final : public Property<A> {
 
   void delay_left(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, model::delay_exit how) override {
     const int cpu = cfs.rq_->cpu, id = this->env_.id_of(se);
-    if (delayed_.erase(se.task) == 0)
+    if (!delayed_.erase(se.task))
       this->fail(cpu, id, "delay_left without delay_entered", "only a delayed entity can leave the delayed state");
     if (se.sched_delayed)
       this->fail(cpu, id, "still sched_delayed", "leaving the delayed state clears sched_delayed");
@@ -230,32 +284,35 @@ class DelayedCompletion final : public Property<A> {
     }
   }
 
+  // Only the touched runqueues: a delayed entity elsewhere did not change.
   void after_event(const trace::Event&) override {
     const auto& m = this->env_.m;
-    for (auto it = delayed_.begin(); it != delayed_.end();) {
-      const auto& t = m.tasks().at(static_cast<std::size_t>(it->first));
-      const auto& cfs = m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
-      if (!t.se.sched_delayed) {
-        this->fail(t.cpu, t.id, fmt::format("state {}", static_cast<int>(m.state_of(t))),
-                   "a delayed entity leaves only by pick, wake or a forced path (no delay_left hook fired)");
-        it = delayed_.erase(it);
-        continue;
+    for (const int touched_cpu : this->env_.touched) {
+      for (const int task : delayed_.on(touched_cpu)) {
+        const auto& t = m.tasks().at(static_cast<std::size_t>(task));
+        const auto& cfs = m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
+        if (!t.se.sched_delayed) {
+          this->fail(t.cpu, t.id, fmt::format("state {}", static_cast<int>(m.state_of(t))),
+                     "a delayed entity leaves only by pick, wake or a forced path (no delay_left hook fired)");
+          delayed_.erase(task);
+          continue;
+        }
+        if (!t.on_rq || !delayed_detail::queued_on(cfs, t.se))
+          this->fail(t.cpu, t.id, "sched_delayed but not queued", "a delayed entity stays on its runqueue (§10)");
+        if (t.cpu != touched_cpu) delayed_.insert(t.cpu, task);  // a migration keeps it delayed, on the new runqueue
       }
-      if (!t.on_rq || !delayed_detail::queued_on(cfs, t.se))
-        this->fail(t.cpu, t.id, "sched_delayed but not queued", "a delayed entity stays on its runqueue (§10)");
-      it->second = t.cpu;  // a migration keeps it delayed, on the new runqueue
-      ++it;
     }
   }
 
  private:
   void left_by_pick(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) {
-    const auto pick = picks_.find(cfs.rq_->cpu);
-    if (pick == picks_.end() || pick->second != &se)
+    const model::sched_entity<A>* pick = nullptr;
+    for (const auto& p : picks_)
+      if (p.first == cfs.rq_->cpu) pick = p.second;
+    if (pick != &se)
       this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-                 pick == picks_.end() || pick->second == nullptr
-                     ? std::string("no pick chose it")
-                     : fmt::format("the pick chose task {}", this->env_.id_of(*pick->second)),
+                 pick == nullptr ? std::string("no pick chose it")
+                                 : fmt::format("the pick chose task {}", this->env_.id_of(*pick)),
                  "a delayed dequeue completes at the pick that returns the delayed entity");
     completed(cfs, se, "by pick");
   }
@@ -297,8 +354,8 @@ class DelayedCompletion final : public Property<A> {
     bool placed = false;    // the requeue re-placed it
     typename A::value vruntime{}, deadline{};
   };
-  std::map<int, int> delayed_;                                  // task index -> CPU
-  std::map<int, const model::sched_entity<A>*> picks_;          // CPU -> this event's last pick
+  delayed_detail::PerCpuTasks delayed_;                                   // the delayed task indices, by CPU
+  std::vector<std::pair<int, const model::sched_entity<A>*>> picks_;   // CPU, this event's last pick there
   WakeProbe wake_;
 };
 
@@ -443,24 +500,25 @@ class LagBound final : public Property<A> {
               bool had_rel_deadline, const value&) override {
     const bool lag = vlag != 0 && this->env_.m.config().feat(model::Feature::PLACE_LAG);
     if ((cfs.nr_queued > 1 && lag) || had_rel_deadline) lag_joins_.push_back(se.task);
-    changed_.insert(cfs.rq_->cpu);
+    mark_changed(cfs.rq_->cpu);
   }
   // Every other way the queue or a slice changes passes a full dequeue (its lag
   // store, §6.3) or the delayed state; only then is the queue walked again.
   void lag_stored(const model::cfs_rq<A>& cfs, const model::sched_entity<A>&, const value&, const value&,
                   const value&) override {
-    changed_.insert(cfs.rq_->cpu);
+    mark_changed(cfs.rq_->cpu);
   }
   void delay_entered(const model::cfs_rq<A>& cfs, const model::sched_entity<A>&, unsigned) override {
-    changed_.insert(cfs.rq_->cpu);
+    mark_changed(cfs.rq_->cpu);
   }
   void delay_left(const model::cfs_rq<A>& cfs, const model::sched_entity<A>&, model::delay_exit) override {
-    changed_.insert(cfs.rq_->cpu);
+    mark_changed(cfs.rq_->cpu);
   }
 
   void after_event(const trace::Event& e) override {
+    if (stretches_.size() != this->env_.m.rqs().size()) stretches_.resize(this->env_.m.rqs().size());
     for (int cpu : this->env_.touched) {
-      Stretch& s = stretches_[cpu];
+      Stretch& s = stretches_[static_cast<std::size_t>(cpu)];
       update(s, cpu, e);
       check(s, cpu);
     }
@@ -472,23 +530,26 @@ class LagBound final : public Property<A> {
   }
 
  private:
-  struct Member {
-    int task = -1;
-    std::uint64_t slice = 0;
-  };
   struct Stretch {
     bool qualifying = true;        // the conditions held since the stretch began
     bool slices_held = true;       // every check of the stretch met the bound's slice hypothesis
     bool timed = false;            // the tick rule applies since last_tick_ns
     std::uint64_t last_tick_ns = 0;
     std::uint64_t s_max = 0;       // lag_bound: the largest slice queued in the stretch
-    std::vector<Member> members;   // queued at the last check, by task index
+    // The queue at the last change: its size, one task of it, the largest slice,
+    // and whether every slice fits the tick (>= q; lag_bound: a whole number of q).
+    std::size_t count = 0;
+    int some_task = -1;
+    std::uint64_t r_max = 0;
+    bool slices_fit = true;
+    std::uint64_t generation = 0;  // marks the members in seen_ (per task)
   };
-
-  static bool has(const std::vector<Member>& v, int task) {  // v sorted by task
-    const auto it = std::lower_bound(v.begin(), v.end(), task, [](const Member& m, int t) { return m.task < t; });
-    return it != v.end() && it->task == task;
-  }
+  // Where each task was a member last: (CPU, the stretch's generation), its slice.
+  struct Seen {
+    int cpu = -1;
+    std::uint64_t generation = 0;
+    std::uint64_t slice = 0;
+  };
 
   // What the event did to the stretch: the tick rule up to now, the queue's changes,
   // a new stretch on a queue whose lags are all 0, then the tick clock.
@@ -496,24 +557,14 @@ class LagBound final : public Property<A> {
     const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
     if (s.timed && this->env_.now - s.last_tick_ns > this->env_.m.config().tick_nsec) s.qualifying = false;
     if (e.verb == trace::Verb::yield) s.qualifying = false;  // §12: vruntime jumps to the deadline
-    if (changed_.erase(cpu) != 0) {
-      const QueueFacts<A>& f = this->env_.facts(cpu);
-      now_.clear();
-      for (const int task : f.tasks)
-        now_.push_back({task, this->env_.m.tasks().at(static_cast<std::size_t>(task)).se.slice});
-      std::sort(now_.begin(), now_.end(), [](const Member& a, const Member& b) { return a.task < b.task; });
-      if (steady_ ? breaks_steady(s.members, now_, f.delayed != 0, e) : breaks_bound(s.members, now_, e))
-        s.qualifying = false;
-      s.members.swap(now_);
-    }
-    const std::size_t n = s.members.size();
-    if (n == 0 || (!steady_ && n == 1 && fresh_lone(s.members.front().task))) {
+    if (take_changed(cpu) && compare_members(s, cpu, e)) s.qualifying = false;
+    if (s.count == 0 || (!steady_ && s.count == 1 && fresh_lone(s.some_task))) {
       s.qualifying = true;
       s.slices_held = true;
       s.s_max = 0;
     }
-    for (const Member& m : s.members) s.s_max = std::max(s.s_max, m.slice);
-    const bool timed = steady_ ? rq.curr != nullptr : n >= 2;
+    s.s_max = std::max(s.s_max, s.r_max);
+    const bool timed = steady_ ? rq.curr != nullptr : s.count >= 2;
     const bool tick = e.verb == trace::Verb::tick && (e.all_cpus || (e.cpu && *e.cpu == cpu));
     if (tick || (timed && !s.timed)) s.last_tick_ns = this->env_.now;
     s.timed = timed;
@@ -528,49 +579,51 @@ class LagBound final : public Property<A> {
     return !se.sched_delayed && se.deadline - se.vruntime <= brute::calc_delta_fair<A>(se.slice, se);
   }
 
-  // Walks two task-sorted member lists together: f(before or nullptr, now or nullptr)
-  // once per task in either; stops when f returns true (and returns true).
-  template <class F>
-  static bool merge_walk(const std::vector<Member>& before, const std::vector<Member>& now, F&& f) {
-    std::size_t i = 0, j = 0;
-    while (i < before.size() || j < now.size()) {
-      const bool take_b = j == now.size() || (i < before.size() && before[i].task <= now[j].task);
-      const bool take_n = i == before.size() || (j < now.size() && now[j].task <= before[i].task);
-      if (f(take_b ? &before[i] : nullptr, take_n ? &now[j] : nullptr)) return true;
-      i += take_b ? 1 : 0;
-      j += take_n ? 1 : 0;
-    }
-    return false;
-  }
-
-  // The event renices or gives a slice to a task queued before or after it.
-  bool reprioritized(const std::vector<Member>& before, const std::vector<Member>& now, const trace::Event& e) const {
-    if (e.verb != trace::Verb::renice && e.verb != trace::Verb::setslice) return false;
-    const int named = this->env_.m.task_index(e.task);
-    return has(before, named) || has(now, named);
-  }
-
-  // A steady stretch: only forks join, nothing leaves, nothing is delayed, and no
-  // renice or setslice of a queued task (a yield is judged in update).
-  bool breaks_steady(const std::vector<Member>& before, const std::vector<Member>& now, bool any_delayed,
-                     const trace::Event& e) const {
-    if (any_delayed || reprioritized(before, now, e)) return true;
+  // Records the queue now (the shared recount) against the members at the last
+  // change, and says whether the change breaks the stretch:
+  //   both: the event reniced or gave a slice to a task queued before or after it
+  //     (§19: a running one gets a fresh slice protection); a yield is judged in
+  //     update;
+  //   steady: a join other than the event's fork, a leave, or a delayed entity;
+  //   lag_bound: a join with a stored lag or a relative deadline, or a queued
+  //     task's slice decreased (leaves are free).
+  bool compare_members(Stretch& s, int cpu, const trace::Event& e) {
+    const QueueFacts<A>& f = this->env_.facts(cpu);
+    const auto& tasks = this->env_.m.tasks();
+    if (seen_.size() != tasks.size()) seen_.resize(tasks.size());
+    const bool renamed = e.verb == trace::Verb::renice || e.verb == trace::Verb::setslice;
+    const int named = renamed ? this->env_.m.task_index(e.task) : -1;
     const int forked = e.verb == trace::Verb::fork ? this->env_.m.task_index(e.task) : -1;
-    return merge_walk(before, now, [forked](const Member* b, const Member* n) {
-      return b == nullptr ? n->task != forked : n == nullptr;  // a join other than the fork, or a leave
-    });
-  }
-
-  // lag_bound: a queued task's slice decreased, a task joined with a stored lag or
-  // a relative deadline, or a queued task was reniced or given a slice (§19: a
-  // running one gets a fresh slice protection); a yield is judged in update.
-  bool breaks_bound(const std::vector<Member>& before, const std::vector<Member>& now, const trace::Event& e) const {
-    if (reprioritized(before, now, e)) return true;
-    return merge_walk(before, now, [this](const Member* b, const Member* n) {
-      if (n == nullptr) return false;  // leaves are free
-      if (b == nullptr) return std::find(lag_joins_.begin(), lag_joins_.end(), n->task) != lag_joins_.end();
-      return n->slice < b->slice;
-    });
+    const auto was_member = [&](int task) {
+      const Seen& seen = seen_[static_cast<std::size_t>(task)];
+      return seen.cpu == cpu && seen.generation == s.generation;
+    };
+    const std::uint64_t q = this->env_.m.config().tick_nsec;
+    bool breaks = (named >= 0 && was_member(named)) || (steady_ && f.delayed != 0);
+    std::size_t kept = 0;
+    s.r_max = 0;
+    s.slices_fit = true;
+    for (const int task : f.tasks) {
+      const std::uint64_t slice = tasks[static_cast<std::size_t>(task)].se.slice;
+      if (was_member(task)) {
+        ++kept;
+        breaks = breaks || (!steady_ && slice < seen_[static_cast<std::size_t>(task)].slice);
+      } else if (steady_) {
+        breaks = breaks || task != forked;
+      } else {
+        breaks = breaks || std::find(lag_joins_.begin(), lag_joins_.end(), task) != lag_joins_.end();
+      }
+      breaks = breaks || task == named;
+      s.r_max = std::max(s.r_max, slice);
+      s.slices_fit = s.slices_fit && slice >= q && (steady_ || slice % q == 0);
+      s.some_task = task;
+    }
+    breaks = breaks || (steady_ && kept < s.count);  // a leave
+    ++s.generation;
+    for (const int task : f.tasks)
+      seen_[static_cast<std::size_t>(task)] = {cpu, s.generation, tasks[static_cast<std::size_t>(task)].se.slice};
+    s.count = f.tasks.size();
+    return breaks;
   }
 
   // Each queued task's service lag against the bound: reported in a checked
@@ -579,21 +632,15 @@ class LagBound final : public Property<A> {
     if constexpr (brute::kernel_arith<A>) {
       if (this->env_.overflowed.count(cpu) != 0) return;  // lags are meaningless after a wrap
     }
-    if (s.members.size() < 2) return;  // a lone entity has lag 0
+    if (s.count < 2) return;  // a lone entity has lag 0
     const std::uint64_t q = this->env_.m.config().tick_nsec;
-    std::uint64_t r_max = 0;
-    bool slices_fit = true;  // every queued slice >= q (lag_bound: a whole number of ticks)
-    for (const Member& m : s.members) {
-      r_max = std::max(r_max, m.slice);
-      slices_fit = slices_fit && m.slice >= q && (steady_ || m.slice % q == 0);
-    }
-    const std::uint64_t b = steady_ ? r_max : s.s_max;
+    const std::uint64_t b = steady_ ? s.r_max : s.s_max;
     // The slice hypothesis must have held at every check of the stretch: a request
     // shorter than the tick overruns to the tick, so each such task can push the
     // others up to a tick further, without a bound in the slices (a heavy task
     // reached +31.9 ms beside a 0.1 ms slice with r_max = 18.6 ms, q = 10 ms), and
     // lags built while it did not hold outlast a later, larger slice.
-    if (!slices_fit) s.slices_held = false;
+    if (!s.slices_fit) s.slices_held = false;
     const bool pass_fail = s.qualifying && s.slices_held;
     const value limit = value(1024) * value(b + q);  // the bound, times 1024
     const value* worst = nullptr;
@@ -633,10 +680,22 @@ class LagBound final : public Property<A> {
 
   bool steady_;
   std::shared_ptr<delayed_detail::LagTable<A>> lags_;
-  std::set<int> changed_;  // runqueues whose queue may have changed in this event
-  std::map<int, Stretch> stretches_;
-  std::vector<int> lag_joins_;  // placed in this event with a stored lag or a relative deadline
-  std::vector<Member> now_;     // the queue after the current event (a buffer kept across events)
+  void mark_changed(int cpu) {
+    const auto c = static_cast<std::size_t>(cpu);
+    if (changed_.size() <= c) changed_.resize(c + 1, 0);
+    changed_[c] = 1;
+  }
+  bool take_changed(int cpu) {
+    const auto c = static_cast<std::size_t>(cpu);
+    if (c >= changed_.size() || changed_[c] == 0) return false;
+    changed_[c] = 0;
+    return true;
+  }
+
+  std::vector<char> changed_;        // per CPU: its queue may have changed in this event
+  std::vector<Stretch> stretches_;   // per CPU
+  std::vector<int> lag_joins_;       // placed in this event with a stored lag or a relative deadline
+  std::vector<Seen> seen_;           // per task index
   delayed_detail::Ratio<A> worst_;
 };
 

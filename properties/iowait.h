@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
+#include <vector>
 #include <string>
 
 #include "properties/property.h"
@@ -22,22 +22,25 @@ class IowaitAccounting final : public Property<A> {
   // __block_task counts an io sleeper on the runqueue where its sleep completes.
   void block_completed(const model::rq<A>& rq, const model::task_struct<A>& p) override {
     if (!p.in_iowait) return;
-    counted_[p.se.task] = {rq.cpu, p.in_iowait_acct};
-    expected_[rq.cpu].first++;
-    if (p.in_iowait_acct) expected_[rq.cpu].second++;
+    const auto t = static_cast<std::size_t>(p.se.task);
+    if (counted_.size() <= t) counted_.resize(t + 1);
+    counted_[t] = {rq.cpu, p.in_iowait_acct};
+    Count& c = expected(rq.cpu);
+    c.iowait++;
+    if (p.in_iowait_acct) c.acct++;
   }
 
   // A wake of a counted sleeper drops the count where it was taken, whatever CPU
   // it wakes on.
   void before_event(const trace::Event& e) override {
     if (e.verb != trace::Verb::wake) return;
-    const int index = this->env_.m.task_index(e.task);
-    const auto it = counted_.find(index);
-    if (it == counted_.end()) return;
-    expected_[it->second.first].first--;
-    if (it->second.second) expected_[it->second.first].second--;
-    extra_check_ = it->second.first;
-    counted_.erase(it);
+    const auto t = static_cast<std::size_t>(this->env_.m.task_index(e.task));
+    if (t >= counted_.size() || counted_[t].cpu < 0) return;
+    Count& c = expected(counted_[t].cpu);
+    c.iowait--;
+    if (counted_[t].accounted) c.acct--;
+    extra_check_ = counted_[t].cpu;
+    counted_[t] = {};
   }
 
   void after_event(const trace::Event&) override {
@@ -50,7 +53,7 @@ class IowaitAccounting final : public Property<A> {
  private:
   void check(int cpu) {
     const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
-    const auto [iowait, acct] = expected_[cpu];
+    const auto [iowait, acct] = expected(cpu);
     if (rq.nr_iowait != iowait || rq.nr_iowait_acct != acct || rq.nr_iowait < 0 || rq.nr_iowait_acct > rq.nr_iowait)
       this->fail(cpu, 0,
                  fmt::format("nr_iowait={} nr_iowait_acct={}; completed io sleeps here: {} ({} accounted)",
@@ -58,8 +61,20 @@ class IowaitAccounting final : public Property<A> {
                  "nr_iowait counts the io sleepers whose block completed on this CPU, until they wake");
   }
 
-  std::map<int, std::pair<int, bool>> counted_;                   // task -> (CPU, accounted)
-  std::map<int, std::pair<std::int64_t, std::int64_t>> expected_;  // CPU -> (iowait, acct)
+  struct Sleeper {
+    int cpu = -1;  // where its sleep completed, -1: not counted
+    bool accounted = false;
+  };
+  struct Count {
+    std::int64_t iowait = 0, acct = 0;
+  };
+  Count& expected(int cpu) {
+    const auto c = static_cast<std::size_t>(cpu);
+    if (expected_.size() <= c) expected_.resize(c + 1);
+    return expected_[c];
+  }
+  std::vector<Sleeper> counted_;  // per task index
+  std::vector<Count> expected_;   // per CPU
   int extra_check_ = -1;
 };
 
@@ -83,23 +98,16 @@ class IowaitVisibility final : public Property<A> {
     }
     if (index < 0) return;
     if (e.verb == trace::Verb::sleep && e.io != trace::Io::none) {
-      const auto [it, fresh] = sleeping_.emplace(index, false);
-      if (!fresh && it->second) --counted_;
-      it->second = false;
+      leave(index);
+      at(index) = kUncounted;
+      ++sleeping_;
     }
-    if (e.verb == trace::Verb::wake || e.verb == trace::Verb::exit) {
-      const auto it = sleeping_.find(index);
-      if (it != sleeping_.end()) {
-        if (it->second) --counted_;
-        sleeping_.erase(it);
-      }
-    }
+    if (e.verb == trace::Verb::wake || e.verb == trace::Verb::exit) leave(index);
   }
 
   void block_completed(const model::rq<A>&, const model::task_struct<A>& p) override {
-    const auto it = sleeping_.find(p.se.task);
-    if (it != sleeping_.end() && p.in_iowait && !it->second) {
-      it->second = true;
+    if (p.in_iowait && at(p.se.task) == kUncounted) {
+      at(p.se.task) = kCounted;
       ++counted_;
     }
   }
@@ -111,7 +119,20 @@ class IowaitVisibility final : public Property<A> {
   }
 
  private:
-  std::uint64_t uncounted() const { return sleeping_.size() - counted_; }
+  static constexpr char kAwake = 0, kUncounted = 1, kCounted = 2;
+  char& at(int task) {
+    const auto t = static_cast<std::size_t>(task);
+    if (state_.size() <= t) state_.resize(t + 1, kAwake);
+    return state_[t];
+  }
+  void leave(int task) {
+    char& s = at(task);
+    if (s == kAwake) return;
+    if (s == kCounted) --counted_;
+    --sleeping_;
+    s = kAwake;
+  }
+  std::uint64_t uncounted() const { return sleeping_ - counted_; }
   static std::string to_decimal(model::u128 v) {
     std::string s;
     do {
@@ -121,7 +142,8 @@ class IowaitVisibility final : public Property<A> {
     return s;
   }
 
-  std::map<int, bool> sleeping_;  // io sleepers -> counted in some nr_iowait
+  std::vector<char> state_;       // per task index: awake, an uncounted or a counted io sleeper
+  std::uint64_t sleeping_ = 0;    // io sleepers
   std::uint64_t counted_ = 0;     // how many of them are counted
   std::uint64_t last_ = 0;
   model::u128 integral_ = 0;

@@ -44,28 +44,31 @@ class LagZeroSum final : public Property<A> {
 template <class A>
 class PickRules final : public Property<A> {
  public:
-  PickRules(Env<A>& env, std::string_view which) : Property<A>(env), which_(which) {}
+  PickRules(Env<A>& env, std::string_view which)
+      : Property<A>(env),
+        which_(which),
+        rule_(which == "pick_nonempty" ? Rule::nonempty : which == "pick_eligible" ? Rule::eligible : Rule::earliest) {}
   std::string_view name() const override { return which_; }
 
   void picked(const model::rq<A>& rq, const model::sched_entity<A>* se, bool buddy) override {
     const auto& cfs = rq.cfs;
-    if (which_ == "pick_nonempty") {
+    if (rule_ == Rule::nonempty) {
       if (se == nullptr && cfs.nr_queued > 0)
         this->fail(rq.cpu, 0, fmt::format("nr_queued = {}, pick = none", cfs.nr_queued),
                    "a pick on a non-empty runqueue returns an entity");
       return;
     }
     if (se == nullptr || cfs.nr_queued == 1) return;  // pick_nonempty's, or alone
-    const QueueSums<A>& sums = this->env_.facts(cfs).q;
-    const bool eligible = sums.eligible(se->vruntime);
-    if (which_ == "pick_eligible") {
+    const QueueFacts<A>& f = this->env_.facts(cfs);
+    const bool eligible = f.q.eligible(se->vruntime);
+    if (rule_ == Rule::eligible) {
       if (!eligible)
         this->fail(rq.cpu, this->env_.id_of(*se), lag_text(cfs, *se), "the pick is eligible unless it is alone");
       return;
     }
     if (buddy && eligible) return;  // an eligible next buddy wins by design (§7.2)
     if (se == cfs.curr && protected_curr(*se)) return;
-    const auto* best = earliest_eligible(cfs, sums);
+    const auto* best = earliest_eligible(cfs, f);
     if (best != nullptr && best != se)
       this->fail(rq.cpu, this->env_.id_of(*se),
                  fmt::format("picked deadline {}, task {} has {}", A::to_string(se->deadline), this->env_.id_of(*best),
@@ -74,7 +77,7 @@ class PickRules final : public Property<A> {
   }
 
   void after_event(const trace::Event&) override {
-    if (which_ != "pick_nonempty") return;
+    if (rule_ != Rule::nonempty) return;
     for (int cpu : this->env_.touched) {
       const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
       if (rq.curr != nullptr && rq.curr->se.sched_delayed)
@@ -87,9 +90,11 @@ class PickRules final : public Property<A> {
 
   // The first eligible tree entity in (deadline, insertion) order, or an on_rq curr
   // with a strictly earlier deadline.
-  const model::sched_entity<A>* earliest_eligible(const model::cfs_rq<A>& cfs, const QueueSums<A>& sums) const {
+  static const model::sched_entity<A>* earliest_eligible(const model::cfs_rq<A>& cfs, const QueueFacts<A>& f) {
+    const QueueSums<A>& sums = f.q;
     const model::sched_entity<A>* best = nullptr;
-    for (const auto* se : cfs.timeline) {
+    for (std::size_t i = 0; i < f.tree_count; ++i) {
+      const auto* se = f.entities[i];
       if (!sums.eligible(se->vruntime)) continue;
       if (best == nullptr || se->deadline < best->deadline ||
           (se->deadline == best->deadline && se->tree_seq < best->tree_seq))
@@ -106,7 +111,9 @@ class PickRules final : public Property<A> {
     return fmt::format("lag = V - v = {}", A::to_string(this->env_.facts(cfs).avg_vruntime() - se.vruntime));
   }
 
+  enum class Rule { nonempty, eligible, earliest };
   std::string_view which_;
+  Rule rule_;
 };
 
 // §10: a delayed entity never becomes curr and never becomes the next buddy.

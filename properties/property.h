@@ -10,6 +10,7 @@
 #include <string_view>  // names
 #include <vector>       // touched CPUs
 
+#include "base/assert.h"
 #include "model/machine.h"
 #include "model/observer.h"
 #include "properties/queue_walk.h"
@@ -65,28 +66,39 @@ struct Env {
     return m.tasks().at(static_cast<std::size_t>(se.task)).id;
   }
 
-  // The recount of a runqueue at the current hook or after the current event,
-  // computed on first use and shared by every property: the model cannot change
-  // while one hook or one after_event is fanned out. `stamp` advances (Checker) at
-  // each hook and event boundary.
+  // The recount of a runqueue as it is now, shared by every property and reused
+  // while the runqueue's generation (bumped by the model at every change of its
+  // queue, cfs_rq.h) stays the same: hooks and event ends often meet an unchanged
+  // queue. Debug builds (EEVDF_VALIDATE_CACHES: the sanitize preset) recount at every reuse and assert
+  // that nothing changed, so a change the model did not mark cannot go unseen.
   const QueueFacts<A>& facts(int cpu) const {
     const auto c = static_cast<std::size_t>(cpu);
     if (facts_.size() != m.rqs().size()) {
       facts_.resize(m.rqs().size());
-      facts_stamp_.assign(m.rqs().size(), 0);
+      facts_generation_.assign(m.rqs().size(), kNever);
     }
-    if (facts_stamp_[c] != stamp) {
-      facts_[c].recount(m.rqs()[c].cfs);
-      facts_stamp_[c] = stamp;
+    const model::cfs_rq<A>& cfs = m.rqs()[c].cfs;
+    if (facts_generation_[c] != cfs.generation) {
+      facts_[c].recount(cfs);
+      facts_generation_[c] = cfs.generation;
+    } else {
+#ifdef EEVDF_VALIDATE_CACHES
+      QueueFacts<A> fresh;
+      fresh.recount(cfs);
+      EEVDF_ASSERT(fresh == facts_[c], "a change of the queue without a cfs_rq generation bump");
+#endif
     }
     return facts_[c];
   }
   const QueueFacts<A>& facts(const model::cfs_rq<A>& cfs) const { return facts(cfs.rq_->cpu); }
+  // Advances (Checker) at each hook and event boundary: a cache key for per-hook
+  // work of one property.
   std::uint64_t stamp = 1;
 
  private:
+  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   mutable std::vector<QueueFacts<A>> facts_;
-  mutable std::vector<std::uint64_t> facts_stamp_;
+  mutable std::vector<std::uint64_t> facts_generation_;
 };
 
 template <class A>

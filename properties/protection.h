@@ -265,7 +265,7 @@ class MinSliceExact final : public Property<A> {
 
   void protection_set(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, std::uint64_t min_slice) override {
     if (!this->env_.m.config().feat(model::Feature::RUN_TO_PARITY)) return;
-    const std::uint64_t truth = brute::min_slice_except(cfs, &se);
+    const std::uint64_t truth = this->env_.facts(cfs).min_slice_except(&se);
     if (truth != min_slice)
       this->fail(cfs.rq_->cpu, this->env_.id_of(se),
                  fmt::format("min slice used {} ns, true minimum of the {} other queued entities {} ns", min_slice,
@@ -298,8 +298,9 @@ class SliceProtection final : public Property<A> {
     st = State{};
     if (!se.on_rq) return;  // no protection is set (§7.3)
     const auto& cfg = this->env_.m.config();
-    const std::uint64_t others = cfg.feat(model::Feature::RUN_TO_PARITY) ? brute::min_slice_except(cfs, &se)
-                                                                          : cfg.normalized_base_slice;
+    const std::uint64_t others = cfg.feat(model::Feature::RUN_TO_PARITY)
+                                     ? this->env_.facts(cfs).min_slice_except(&se)
+                                     : cfg.normalized_base_slice;
     const std::uint64_t slice = others < se.slice ? others : se.slice;
     st.vprot = se.deadline;
     if (slice != se.slice) {
@@ -324,7 +325,7 @@ class SliceProtection final : public Property<A> {
       if (st.vprot > curr->vruntime) st.vprot = curr->vruntime;
       st.how = Origin::cancelled;
     } else if (cfg.feat(model::Feature::RUN_TO_PARITY)) {
-      const std::uint64_t min_slice = brute::min_slice_except<A>(rq.cfs, nullptr);
+      const std::uint64_t min_slice = this->env_.facts(rq.cfs).min_slice_except(nullptr);
       const value limit = curr->vruntime + brute::calc_delta_fair<A>(min_slice, *curr);
       if (limit < st.vprot) st.vprot = limit;
       st.how = Origin::shrunk;

@@ -39,6 +39,7 @@ struct QueueSums {
   }
   // §4.2: eligible iff W * (v - v0) <= S (lag >= 0 against the exact mean).
   bool eligible(const typename A::value& vruntime) const { return (vruntime - v0) * weights <= keys; }
+  bool operator==(const QueueSums& o) const { return keys == o.keys && weights == o.weights && v0 == o.v0; }
 };
 
 // A recount of one runqueue after an event.
@@ -55,6 +56,15 @@ struct QueueFacts {
   std::uint64_t custom_slice_max = 0;
   unsigned absurd_slices = 0;         // slices of 0 or U64_MAX in Q
   std::vector<int> tasks;             // task indices of Q
+  // Q's entities in walk order, the tree's first (deadline order), for the checks
+  // that walk Q again at the same hook: a vector instead of the tree's nodes.
+  std::vector<const model::sched_entity<A>*> entities;
+  std::size_t tree_count = 0;         // entities[0, tree_count) are the tree's
+  // The two smallest slices of Q and the entity of the smallest (min_slice_except).
+  std::uint64_t slice_min = ~std::uint64_t{0}, slice_second = ~std::uint64_t{0};
+  const model::sched_entity<A>* slice_min_entity = nullptr;
+
+  bool operator==(const QueueFacts&) const = default;  // Debug builds check reuses (Env::facts)
 
   // One pass over the tree, then curr: everything the checks recount.
   void recount(const model::cfs_rq<A>& cfs) {
@@ -66,6 +76,9 @@ struct QueueFacts {
     custom_slice_min = ~std::uint64_t{0};
     custom_slice_max = 0;
     tasks.clear();
+    entities.clear();
+    slice_min = slice_second = ~std::uint64_t{0};
+    slice_min_entity = nullptr;
     const auto add = [&](const model::sched_entity<A>& se, bool in_tree) {
       const std::uint64_t w = scaled_down(se.load.weight);
       const typename A::value kw = (se.vruntime - cfs.min_vruntime) * typename A::value(w);
@@ -85,9 +98,22 @@ struct QueueFacts {
         custom_slice_max = se.slice > custom_slice_max ? se.slice : custom_slice_max;
       }
       tasks.push_back(se.task);
+      entities.push_back(&se);
+      if (se.slice < slice_min) {
+        slice_second = slice_min;
+        slice_min = se.slice;
+        slice_min_entity = &se;
+      } else if (se.slice < slice_second) {
+        slice_second = se.slice;
+      }
     };
     for (const auto* se : cfs.timeline) add(*se, true);
+    tree_count = entities.size();
     if (cfs.curr != nullptr && cfs.curr->on_rq) add(*cfs.curr, false);
+  }
+  // The smallest slice of Q without `except` (nullptr: of all Q).
+  std::uint64_t min_slice_except(const model::sched_entity<A>* except) const {
+    return except != nullptr && except == slice_min_entity ? slice_second : slice_min;
   }
   // V as the kernel defines it (§4.1): v0 + floor(S/W), exact in the ideal arithmetic.
   typename A::value avg_vruntime() const {

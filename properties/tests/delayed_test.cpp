@@ -162,6 +162,7 @@ TEST_CASE("delayed_completion catches a fabricated pick, a silent exit and a pos
   // Task 5 stops being delayed without any hook.
   auto n = h.sink.count("delayed_completion");
   h.task(5).se.sched_delayed = false;
+  h.touch({2});  // an event on task 5's CPU
   h.checker().after_event(tick_event());
   CHECK(h.sink.count("delayed_completion") == n + 1);
   CHECK(explained(h.sink, "delayed_completion", "leaves only by pick, wake or a forced path"));

@@ -53,15 +53,25 @@ struct Harness {
     }
   }
 
-  // Mutable access for tests that corrupt the model on purpose.
+  // Mutable access for tests that corrupt the model on purpose. A corruption is a
+  // change the model did not make, so every runqueue's generation is bumped: the
+  // checks must recount (properties' Env::facts).
   model::rq<A>& rq(int cpu) {
+    changed();
     return const_cast<model::rq<A>&>(run->machine().rqs().at(static_cast<std::size_t>(cpu)));
   }
   model::task_struct<A>& task(int id) {
+    changed();
     const auto& m = run->machine();
     return const_cast<model::task_struct<A>&>(m.tasks().at(static_cast<std::size_t>(m.task_index(id))));
   }
+  // Call again after changing what rq() or task() returned.
+  void changed() {
+    for (const auto& rq : run->machine().rqs()) ++const_cast<model::rq<A>&>(rq).cfs.generation;
+  }
   Checker<A>& checker() { return const_cast<Checker<A>&>(run->checker()); }
+  // Makes the next hand-called after_event look at `cpus`, as an event on them would.
+  void touch(std::vector<int> cpus) { const_cast<Env<A>&>(run->checker().env()).touched = std::move(cpus); }
 };
 
 }  // namespace eevdf::properties::testing
