@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -154,6 +155,7 @@ struct Saved {
   std::uint64_t events_before = 0;
   std::uint64_t events_after = 0;
   std::string stopped_because;
+  double shrink_seconds = 0;  // wall time of the shrink (a timing line: not part of the result)
 };
 
 // Writes the text under `dir`, never over an existing file; the path, or "" on error.
@@ -175,11 +177,13 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
   std::vector<Saved> saved;
   for (const runner::FirstViolation& v : runner::failures(r, o.strict)) {
     if (!f.json) std::cerr << fmt::format("shrinking trace {} ({})...\n", v.index, v.property);
+    const auto start = std::chrono::steady_clock::now();
     const runner::Shrunk s = runner::shrink_failure(o, v, f.shrink_seconds);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o));
     const std::string path = write_new(f.corpus_dir, v.property, text);
     if (path.empty()) std::cerr << fmt::format("{}: cannot write the saved trace\n", f.corpus_dir);
-    saved.push_back({v, path, s.stats.events_before, s.stats.events_after, s.stats.stopped_because});
+    saved.push_back({v, path, s.stats.events_before, s.stats.events_after, s.stats.stopped_because, seconds});
   }
   return saved;
 }
@@ -188,8 +192,8 @@ void print_saved(const std::vector<Saved>& saved) {
   for (const Saved& s : saved) {
     std::cout << fmt::format("\nVIOLATION {} in trace {} (seed {}), event {}: {}\n  {}\n", s.v.property, s.v.index,
                              s.v.seed, s.v.line, s.v.values, s.v.explanation);
-    std::cout << fmt::format("  shrunk {} -> {} events ({}); saved {}\n  eevdf-check replay {}\n", s.events_before,
-                             s.events_after, s.stopped_because, s.path, s.path);
+    std::cout << fmt::format("  shrunk {} -> {} events in {:.4f} s ({}); saved {}\n  eevdf-check replay {}\n",
+                             s.events_before, s.events_after, s.shrink_seconds, s.stopped_because, s.path, s.path);
   }
 }
 
@@ -218,7 +222,8 @@ nlohmann::json to_json(const RunFlags& f, const runner::Options& o, const runner
   for (const Saved& s : saved)
     j["failures"].push_back({{"property", s.v.property}, {"trace_index", s.v.index}, {"trace_seed", s.v.seed},
                              {"event", s.v.line}, {"file", s.path}, {"events_before", s.events_before},
-                             {"events_after", s.events_after}, {"replay", "eevdf-check replay " + s.path}});
+                             {"events_after", s.events_after}, {"shrink_seconds", s.shrink_seconds},
+                             {"replay", "eevdf-check replay " + s.path}});
   j["digest"] = fmt::format("{:016x}", r.digest);
   j["prng_draws"] = t.draws;
   j["seconds"] = r.seconds;
