@@ -18,6 +18,7 @@
 
 using eevdf::properties::testing::Capture;
 using eevdf::properties::testing::Harness;
+using eevdf::properties::testing::tick_event;
 using K = eevdf::model::KernelArith;
 using I = eevdf::model::IdealArith;
 using eevdf::model::task_state;
@@ -71,12 +72,6 @@ bool explained(const Capture& sink, std::string_view property, std::string_view 
   for (const auto& v : sink.violations)
     if (v.property == property && v.explanation.find(words) != std::string::npos) return true;
   return false;
-}
-
-eevdf::trace::Event tick_event() {
-  eevdf::trace::Event e;
-  e.verb = eevdf::trace::Verb::tick;
-  return e;
 }
 
 // A one-CPU trace: tasks of the given nice values forked at 0, then a tick every ms

@@ -25,6 +25,14 @@ struct Capture final : Sink {
   }
 };
 
+// A `tick 0` to hand to hooks called directly (after a test changed the state).
+inline trace::Event tick_event() {
+  trace::Event e;
+  e.verb = trace::Verb::tick;
+  e.cpu = 0;
+  return e;
+}
+
 // A trace's header made into a run with `only` checked (all when empty).
 template <class A>
 struct Harness {

@@ -14,6 +14,7 @@
 #include "properties/tests/harness.h"
 
 using eevdf::properties::testing::Harness;
+using eevdf::properties::testing::tick_event;
 using K = eevdf::model::KernelArith;
 using I = eevdf::model::IdealArith;
 
@@ -104,13 +105,6 @@ int run_all(const std::string& text, const std::vector<std::string>& injections 
   Harness<A> h(text, kAll, injections);
   h.apply_until();
   return static_cast<int>(h.sink.violations.size());
-}
-
-eevdf::trace::Event tick_event() {
-  eevdf::trace::Event e;
-  e.verb = eevdf::trace::Verb::tick;
-  e.cpu = 0;
-  return e;
 }
 
 }  // namespace
