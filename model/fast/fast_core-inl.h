@@ -3,6 +3,7 @@
 // model/core_events-inl.h. Included by the instantiating .cpp files only.
 #pragma once
 
+#include <algorithm>  // std::max
 #include <string>
 
 #include "base/assert.h"
@@ -33,6 +34,8 @@ FastMachine<Simd>::FastMachine(const Config& config, const std::vector<TaskSpec>
     rqs_[c].cpu = static_cast<int>(c);
     rqs_[c].min_vruntime = ~u64{0} - (u64{1} << 20) + 1;  // init_cfs_rq
   }
+  pending_.assign((rqs_.size() + 63) / 64, 0);
+  int ids_max = 0;
   for (std::size_t i = 0; i < tasks.size(); ++i) {  // __sched_fork + set_load_weight
     const TaskSpec& spec = tasks[i];
     tasks_[i].id = spec.id;
@@ -41,12 +44,20 @@ FastMachine<Simd>::FastMachine(const Config& config, const std::vector<TaskSpec>
     se_[i].nice = spec.nice;
     se_[i].custom_slice = spec.slice_ns != 0;
     se_[i].slice = spec.slice_ns != 0 ? clamp_custom_slice(spec.slice_ns) : cfg_.sysctl_base_slice;
-    index_of_id_.emplace(spec.id, static_cast<int>(i));
+    ids_max = std::max(ids_max, spec.id);
+  }
+  // Task ids are small positive numbers in practice: a flat table when it stays small.
+  const bool flat = ids_max >= 0 && static_cast<std::size_t>(ids_max) <= 16 * tasks.size() + 1024;
+  if (flat) index_by_id_.assign(static_cast<std::size_t>(ids_max) + 1, -1);
+  for (std::size_t i = 0; i < tasks.size(); ++i) {
+    if (flat && tasks[i].id >= 0) index_by_id_[static_cast<std::size_t>(tasks[i].id)] = static_cast<int>(i);
+    else index_of_id_.emplace(tasks[i].id, static_cast<int>(i));
   }
 }
 
 template <bool Simd>
 int FastMachine<Simd>::task_index(int id) const {
+  if (id >= 0 && static_cast<std::size_t>(id) < index_by_id_.size()) return index_by_id_[static_cast<std::size_t>(id)];
   const auto it = index_of_id_.find(id);
   return it == index_of_id_.end() ? -1 : it->second;
 }
@@ -77,7 +88,7 @@ void FastMachine<Simd>::advance(u64 t) {
 template <bool Simd>
 void FastMachine<Simd>::wakeup_preempt(Runqueue& rq, int p, unsigned wake_flags) {
   if (rq.curr >= 0) check_preempt_wakeup_fair(rq, p, wake_flags);
-  else rq.need_resched = true;
+  else resched_curr(rq);
 }
 
 template <bool Simd>
@@ -119,14 +130,17 @@ void FastMachine<Simd>::schedule(Runqueue& rq, bool prev_blocks, bool prev_dies)
   }
   const int next = pick_next_task(rq, prev);
   rq.need_resched = false;
+  pending_[idx(rq.cpu) / 64] &= ~(u64{1} << (rq.cpu % 64));
   rq.curr = next;
 }
 
-// §19 immediate preemption: every CPU asked to reschedule, in ascending order.
+// §19 immediate preemption: every CPU asked to reschedule, in ascending order. The
+// requests are a bitmap, so an event costs no walk over idle CPUs; schedule() of one
+// CPU never asks another, so reading each word afresh visits what the reference does.
 template <bool Simd>
 void FastMachine<Simd>::schedule_pending() {
-  for (Runqueue& rq : rqs_)
-    if (rq.need_resched) schedule(rq, false, false);
+  for (std::size_t w = 0; w < pending_.size(); ++w)
+    while (pending_[w] != 0) schedule(rqs_[w * 64 + static_cast<std::size_t>(__builtin_ctzll(pending_[w]))], false, false);
 }
 
 template <bool Simd>

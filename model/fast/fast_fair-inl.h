@@ -67,7 +67,12 @@ void FastMachine<Simd>::update_min_vruntime(Runqueue& rq) {
   const bool curr = curr_on_rq(rq);
   u64 vruntime = curr ? se_[idx(rq.cfs_curr)].vruntime : rq.min_vruntime;
   if (rq.lanes.n > 0) {
-    const u64 tree_min = wrap_add(rq.min_vruntime, min_key<Simd>(rq.lanes, rq.min_vruntime));
+    Lanes& l = rq.lanes;
+    if (!l.vruntime_min_valid) {
+      l.vruntime_min = wrap_add(rq.min_vruntime, min_key<Simd>(l, rq.min_vruntime));
+      l.vruntime_min_valid = true;
+    }
+    const u64 tree_min = l.vruntime_min;
     vruntime = !curr || wrap_diff(tree_min, vruntime) < 0 ? tree_min : vruntime;
   }
   const s64 delta = wrap_diff(vruntime, rq.min_vruntime);
@@ -81,7 +86,13 @@ void FastMachine<Simd>::update_min_vruntime(Runqueue& rq) {
 template <bool Simd>
 u64 FastMachine<Simd>::cfs_rq_min_slice(const Runqueue& rq) const {
   const u64 curr = curr_on_rq(rq) ? se_[idx(rq.cfs_curr)].slice : ~u64{0};
-  return std::min(curr, min_slice(rq.lanes));
+  const Lanes& l = rq.lanes;
+  if (l.n == 0) return curr;
+  if (!l.slice_min_valid) {
+    l.slice_min = min_slice(l);
+    l.slice_min_valid = true;
+  }
+  return std::min(curr, l.slice_min);
 }
 
 // §3.3 __enqueue_entity(): into the sums and a new last lane, after every earlier
@@ -104,6 +115,14 @@ void FastMachine<Simd>::enqueue_entity_tree(Runqueue& rq, int se) {
   l.seq[k] = e.tree_seq;
   l.slice[k] = e.slice;
   l.task[k] = se;
+  if (l.n == 0 || (l.vruntime_min_valid && wrap_diff(e.vruntime, l.vruntime_min) < 0)) {
+    l.vruntime_min = e.vruntime;
+    l.vruntime_min_valid = true;
+  }
+  if (l.n == 0 || (l.slice_min_valid && e.slice < l.slice_min)) {
+    l.slice_min = e.slice;
+    l.slice_min_valid = true;
+  }
   e.slot = l.n++;
 }
 
@@ -115,6 +134,8 @@ void FastMachine<Simd>::dequeue_entity_tree(Runqueue& rq, int se) {
   EEVDF_ASSERT(e.slot >= 0 && e.slot < l.n && l.task[idx(e.slot)] == se, "entity not in the tree");
   EEVDF_ASSERT(e.vruntime == l.vruntime[idx(e.slot)], "vruntime changed in the tree");
   const std::size_t k = idx(e.slot), last = idx(l.n - 1);
+  if (l.vruntime[k] == l.vruntime_min) l.vruntime_min_valid = false;
+  if (l.slice[k] == l.slice_min) l.slice_min_valid = false;
   l.vruntime[k] = l.vruntime[last];
   l.deadline[k] = l.deadline[last];
   l.seq[k] = l.seq[last];

@@ -101,6 +101,10 @@ class FastMachine {
   void wakeup_preempt_pick(Runqueue& rq, int curr, int wakee);
 
   // kernel/sched/core.c (fast_core-inl.h)
+  void resched_curr(Runqueue& rq) {
+    rq.need_resched = true;
+    pending_[idx(rq.cpu) / 64] |= u64{1} << (rq.cpu % 64);
+  }
   void wakeup_preempt(Runqueue& rq, int p, unsigned wake_flags);
   void activate_task(Runqueue& rq, int p, unsigned flags);
   void block_task(Runqueue& rq, int p, unsigned flags);
@@ -123,7 +127,9 @@ class FastMachine {
   std::vector<Task> tasks_;
   std::vector<Entity> se_;  // se_[p] is task p's entity
   std::vector<TaskSpec> specs_;
-  std::unordered_map<int, int> index_of_id_;
+  std::vector<int> index_by_id_;              // id -> index when ids are small
+  std::unordered_map<int, int> index_of_id_;  // the others
+  std::vector<u64> pending_;                  // bit c: CPU c has need_resched
   std::vector<int> order_;  // scratch for the exact pick
   u64 now_ = 0;
 };

@@ -38,7 +38,7 @@ int FastMachine<Simd>::pick_eevdf(Runqueue& rq, bool protect, bool wakeup) {
   const Lanes& l = rq.lanes;
   if (rq.nr_queued == 1) {  // the leftmost entity, eligible or not
     if (l.n == 0) return -1;
-    return l.task[idx(scan_pick<Simd>(l, rq.min_vruntime, INT64_MAX, INT64_MIN, INT64_MAX).slot)];
+    return l.task[idx(scan_pick<Simd>(l, rq.min_vruntime, INT64_MAX).slot)];
   }
   int curr = rq.cfs_curr;
   const bool keep_ineligible = wakeup && protect && curr >= 0 && se_[idx(curr)].on_rq &&
@@ -55,8 +55,11 @@ int FastMachine<Simd>::pick_eevdf(Runqueue& rq, bool protect, bool wakeup) {
     } else {
       const s64 w = static_cast<s64>(load);
       const s64 thr = avg / w - (avg % w < 0 ? 1 : 0);  // floor
-      const ScanResult r = scan_pick<Simd>(l, rq.min_vruntime, thr, INT64_MIN / w, INT64_MAX / w);
-      best = r.out_of_range ? pick_tree_exact(rq) : (r.slot < 0 ? -1 : l.task[idx(r.slot)]);
+      const ScanResult r = scan_pick<Simd>(l, rq.min_vruntime, thr);
+      s64 product = 0;
+      const bool overflows =
+          __builtin_mul_overflow(r.key_min, w, &product) || __builtin_mul_overflow(r.key_max, w, &product);
+      best = overflows ? pick_tree_exact(rq) : (r.slot < 0 ? -1 : l.task[idx(r.slot)]);
     }
   }
   if (best < 0 || (curr >= 0 && wrap_diff(se_[idx(curr)].deadline, se_[idx(best)].deadline) < 0)) best = curr;
@@ -90,7 +93,7 @@ void FastMachine<Simd>::update_curr(Runqueue& rq) {
   update_min_vruntime(rq);
   const bool resched = rq.nr_queued != 1 && (renewed || !protect_slice(rq, curr));
   if (resched) {
-    rq.need_resched = true;
+    resched_curr(rq);
     clear_buddies(rq, curr);
   }
 }
@@ -180,7 +183,7 @@ void FastMachine<Simd>::wakeup_preempt_pick(Runqueue& rq, int se, int pse) {
   const bool do_preempt_short = cfg_.feat(Feature::PREEMPT_SHORT) && se_[idx(pse)].slice < se_[idx(se)].slice;
   if (pick_eevdf(rq, !do_preempt_short, true) == pse) {
     if (do_preempt_short) cancel_protect_slice(rq, se);
-    rq.need_resched = true;
+    resched_curr(rq);
     return;
   }
   if (run_to_parity_ && do_preempt_short && !cfg_.injected(Injection::parity_ignores_min_slice))

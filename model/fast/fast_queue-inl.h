@@ -176,7 +176,7 @@ void FastMachine<Simd>::prio_changed_fair(Runqueue& rq, int p, int old_nice) {
   if (!tasks_[idx(p)].on_rq) return;
   if (rq.nr_queued == 1) return;
   if (rq.curr == p) {
-    if (se_[idx(p)].nice > old_nice) rq.need_resched = true;
+    if (se_[idx(p)].nice > old_nice) resched_curr(rq);
   } else {
     wakeup_preempt(rq, p, 0);
   }

@@ -15,12 +15,14 @@
 namespace eevdf::model::fast {
 
 // The pick over the lanes: among lanes with key <= thr (eligible), the one with the
-// smallest (deadline - v0, insertion sequence); `out_of_range` when some key lies
-// outside [lo, hi], where key * load would overflow and the threshold form of the
-// eligibility test stops being the kernel's (the caller then takes the exact path).
+// smallest (deadline - v0, insertion sequence); with the smallest and largest key, so
+// that the caller can tell whether key * load overflows for some lane, where the
+// threshold form of the eligibility test stops being the kernel's (it then takes the
+// exact path). Two multiplications after the scan instead of two divisions before.
 struct ScanResult {
   int slot = -1;  // -1: nothing eligible
-  bool out_of_range = false;
+  s64 key_min = INT64_MAX;
+  s64 key_max = INT64_MIN;
 };
 
 namespace detail {
@@ -38,16 +40,17 @@ inline v4s splat(s64 x) { return v4s{x, x, x, x}; }
 inline v4u splat(u64 x) { return v4u{x, x, x, x}; }
 inline v4s select(v4s mask, v4s a, v4s b) { return (mask & a) | (~mask & b); }
 
-inline ScanResult scan_pick_simd(const Lanes& l, u64 v0, s64 thr, s64 lo, s64 hi) {
+inline ScanResult scan_pick_simd(const Lanes& l, u64 v0, s64 thr) {
   const v4u v0s = splat(v0);
-  const v4s thrs = splat(thr), los = splat(lo), his = splat(hi), n = splat(s64{l.n});
+  const v4s thrs = splat(thr), n = splat(s64{l.n});
   v4s best_rd = splat(INT64_MAX), best_seq = splat(INT64_MAX), best_slot = splat(s64{-1});
-  v4s oob = splat(s64{0});
+  v4s kmin = splat(INT64_MAX), kmax = splat(INT64_MIN);
   v4s idx = v4s{0, 1, 2, 3};
   for (int i = 0; i < l.n; i += Lanes::kLanes) {
     const v4s valid = idx < n;
     const v4s key = reinterpret_cast<v4s>(load4(&l.vruntime[static_cast<std::size_t>(i)]) - v0s);
-    oob |= ((key > his) | (key < los)) & valid;
+    kmin = select(valid & (key < kmin), key, kmin);
+    kmax = select(valid & (key > kmax), key, kmax);
     const v4s eligible = (key <= thrs) & valid;
     const v4s rd = reinterpret_cast<v4s>(load4(&l.deadline[static_cast<std::size_t>(i)]) - v0s);
     const v4s seq = reinterpret_cast<v4s>(load4(&l.seq[static_cast<std::size_t>(i)]));
@@ -58,7 +61,10 @@ inline ScanResult scan_pick_simd(const Lanes& l, u64 v0, s64 thr, s64 lo, s64 hi
     idx += Lanes::kLanes;
   }
   ScanResult r;
-  r.out_of_range = (oob[0] | oob[1] | oob[2] | oob[3]) != 0;
+  for (int k = 0; k < Lanes::kLanes; ++k) {
+    r.key_min = kmin[k] < r.key_min ? kmin[k] : r.key_min;
+    r.key_max = kmax[k] > r.key_max ? kmax[k] : r.key_max;
+  }
   s64 rd = INT64_MAX, seq = INT64_MAX;
   for (int k = 0; k < Lanes::kLanes; ++k) {
     if (best_slot[k] < 0) continue;
@@ -73,14 +79,15 @@ inline ScanResult scan_pick_simd(const Lanes& l, u64 v0, s64 thr, s64 lo, s64 hi
 
 #endif  // __AVX2__
 
-inline ScanResult scan_pick_scalar(const Lanes& l, u64 v0, s64 thr, s64 lo, s64 hi) {
+inline ScanResult scan_pick_scalar(const Lanes& l, u64 v0, s64 thr) {
   ScanResult r;
   s64 best_rd = INT64_MAX;
   u64 best_seq = 0;
   for (int i = 0; i < l.n; ++i) {
     const std::size_t k = static_cast<std::size_t>(i);
     const s64 key = static_cast<s64>(l.vruntime[k] - v0);
-    if (key > hi || key < lo) r.out_of_range = true;
+    r.key_min = key < r.key_min ? key : r.key_min;
+    r.key_max = key > r.key_max ? key : r.key_max;
     if (key > thr) continue;
     const s64 rd = static_cast<s64>(l.deadline[k] - v0);
     if (r.slot < 0 || rd < best_rd || (rd == best_rd && l.seq[k] < best_seq)) {
@@ -122,13 +129,13 @@ inline s64 min_key_scalar(const Lanes& l, u64 v0) {
 }  // namespace detail
 
 template <bool Simd>
-ScanResult scan_pick(const Lanes& l, u64 v0, s64 thr, s64 lo, s64 hi) {
+ScanResult scan_pick(const Lanes& l, u64 v0, s64 thr) {
 #if defined(__AVX2__)
-  if constexpr (Simd) return detail::scan_pick_simd(l, v0, thr, lo, hi);
+  if constexpr (Simd) return detail::scan_pick_simd(l, v0, thr);
 #else
   static_assert(!Simd, "the SIMD build needs AVX2 (fast_simd.cpp is compiled with -mavx2)");
 #endif
-  return detail::scan_pick_scalar(l, v0, thr, lo, hi);
+  return detail::scan_pick_scalar(l, v0, thr);
 }
 
 // §4.3 the tree's smallest vruntime, as an offset from v0 (INT64_MAX when empty).

@@ -52,6 +52,13 @@ struct Lanes {
   std::vector<u64> vruntime, deadline, seq, slice;
   std::vector<int> task;
   int n = 0;
+  // The smallest vruntime and slice in the lanes, kept on insertion and recomputed
+  // by a scan only after the holder of the minimum leaves (update_curr reads the
+  // first on every charge, set_next_entity the second).
+  bool vruntime_min_valid = false;
+  u64 vruntime_min = 0;
+  mutable bool slice_min_valid = false;  // mutable: cfs_rq_min_slice is a read
+  mutable u64 slice_min = 0;
 };
 
 // A runqueue and its cfs_rq (§3.2), task indices instead of pointers (-1: none).
