@@ -4,12 +4,14 @@
 
 #include <time.h>  // clock_gettime
 
+#include <algorithm>
 #include <functional>
 #include <type_traits>
 
 #include "base/assert.h"
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "model/fast/fast_machine.h"
 #include "replay/checked_run.h"
 #include "replay/model_config.h"
 #include "replay/vocabulary.h"
@@ -76,6 +78,17 @@ std::uint64_t replay_plain(const trace::Header& h, const std::vector<trace::Even
   return n;
 }
 
+// The fast model on all n events; its overflow counters are cleared per event as the
+// reference's logs are, so both do the same bookkeeping.
+template <bool Simd>
+void replay_fast(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
+  model::fast::FastMachine<Simd> m(replay::make_config(h, {}, "bench"), replay::make_task_specs(h));
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string reason = replay::apply_event(m, events[i]);
+    EEVDF_ASSERT(reason.empty(), "a benchmark trace must be valid in the fast model: " + reason);
+  }
+}
+
 template <class A>
 void replay_checked(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
   CountingSink sink;
@@ -97,9 +110,17 @@ TraceResult run_trace(const std::string& name, const std::string& text, const Op
   const std::uint64_t n = events.size();
   const std::uint64_t n_ideal = std::min<std::uint64_t>(n, o.ideal_events_max);
   r.events = n;
-  r.models.push_back({"kernel", n, best_of(o.repetitions, [&] { replay_plain<model::KernelArith>(t.header, events, n); })});
-  r.models.push_back(
-      {"kernel+checks", n, best_of(o.repetitions, [&] { replay_checked<model::KernelArith>(t.header, events, n); })});
+  const auto wanted = [&](const char* model) {
+    return o.models.empty() || std::find(o.models.begin(), o.models.end(), model) != o.models.end();
+  };
+  const auto measure = [&](const char* model, std::uint64_t count, const std::function<void()>& work) {
+    if (wanted(model)) r.models.push_back({model, count, best_of(o.repetitions, work)});
+  };
+  measure("kernel", n, [&] { replay_plain<model::KernelArith>(t.header, events, n); });
+  measure("fast-scalar", n, [&] { replay_fast<false>(t.header, events, n); });
+  measure("fast-simd", n, [&] { replay_fast<true>(t.header, events, n); });
+  measure("kernel+checks", n, [&] { replay_checked<model::KernelArith>(t.header, events, n); });
+  if (!wanted("ideal")) return r;
   std::uint64_t applied = 0;
   const double ideal_s =
       best_of(o.repetitions, [&] { applied = replay_plain<model::IdealArith>(t.header, events, n_ideal); });

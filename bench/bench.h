@@ -28,6 +28,7 @@ struct TraceResult {
 struct Options {
   int repetitions = 3;                     // best of N: the least disturbed run
   std::uint64_t ideal_events_max = 10000;  // exact rationals grow: a prefix only
+  std::vector<std::string> models;         // only these (profiling); empty: all
 };
 
 // Parses `text` once, then measures every model on the pre-parsed events.

@@ -20,5 +20,7 @@ Run add_properties(CLI::App& app);
 Run add_bench(CLI::App& app);
 // Adds `run`: the randomized campaign (generate, check, shrink, save).
 Run add_run(CLI::App& app);
+// Adds the hidden `diff-campaign`: fast_matches_reference on generated traces.
+Run add_diff_campaign(CLI::App& app);
 
 }  // namespace eevdf::cli

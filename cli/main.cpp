@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   runs["properties"] = eevdf::cli::add_properties(app);
   runs["bench"] = eevdf::cli::add_bench(app);
   runs["run"] = eevdf::cli::add_run(app);
+  runs["diff-campaign"] = eevdf::cli::add_diff_campaign(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -22,6 +22,7 @@ struct ReplayFlags {
   std::vector<std::string> check;
   std::vector<std::string> skip;
   bool keep_going = false;
+  bool diff = false;
 };
 
 replay::Options to_options(const ReplayFlags& flags) {
@@ -35,6 +36,7 @@ replay::Options to_options(const ReplayFlags& flags) {
   options.check = flags.check;
   options.skip = flags.skip;
   options.keep_going = flags.keep_going;
+  options.diff = flags.diff;
   return options;
 }
 
@@ -80,6 +82,9 @@ Run add_replay(CLI::App& app) {
       ->delimiter(',')
       ->check(CLI::IsMember(replay::vocabulary().properties));
   cmd->add_flag("--keep-going", flags->keep_going, "Report every violation instead of stopping at the first");
+  cmd->add_flag("--diff", flags->diff,
+                "fast_matches_reference: run the fast model (scalar and SIMD builds) beside the kernel reference and "
+                "report the first differing field, event and line");
   return [flags] { return run(*flags); };
 }
 

@@ -38,6 +38,7 @@ struct RunFlags {
   bool strict = false;
   std::string corpus_dir = "corpus/new";
   double shrink_seconds = runner::kShrinkSecondsMax;
+  std::uint64_t diff_every = 0;
 };
 
 // "60s", "2m", "500ms", "1h" or a plain number of seconds; negative: not a duration.
@@ -65,6 +66,7 @@ std::string to_options(const RunFlags& f, runner::Options& o) {
   o.seconds_max = f.time ? parse_seconds(*f.time) : f.traces ? 0 : 60;
   if (o.seconds_max < 0) return fmt::format("--time {}: expected a duration such as 60s, 2m or 500ms", *f.time);
   o.jobs = f.jobs;
+  o.diff_every = f.diff_every;
   if (std::sscanf(f.shard.c_str(), "%lu/%lu", &o.shard_index, &o.shard_count) != 2)
     return fmt::format("--shard {}: expected i/N", f.shard);
   o.generator = runner::default_generator_options();
@@ -95,6 +97,7 @@ std::string command_line(const RunFlags& f, const runner::Options& o) {
   for (const auto& x : f.injections) c += " --inject " + x;
   if (f.unphysical) c += " --unphysical";
   if (f.strict) c += " --strict";
+  if (f.diff_every != 0) c += fmt::format(" --diff-every {}", f.diff_every);
   return c;
 }
 
@@ -127,6 +130,11 @@ void print_settings(const RunFlags& f, const runner::Options& o) {
       o.shard_index, o.shard_count, features, f.unphysical ? "UNPHYSICAL (long tick-less gaps)," : "physical,",
       o.generator.tasks_min, o.generator.tasks_max, o.generator.busy_cpus_max, o.generator.events_min,
       o.generator.events_max, o.generator.steady.denominator);
+  if (o.diff_every != 0)
+    std::cout << fmt::format(
+        "model: properties checked on the kernel-arithmetic reference (the fast model has no observer hooks); the "
+        "fast model cross-checked against it on every trace k with k % {} == 0\n",
+        o.diff_every);
 }
 
 void print_table(const runner::Result& r) {
@@ -258,6 +266,8 @@ int run(RunFlags f) {
     return code;
   }
   print_saved(saved);
+  if (o.diff_every != 0)
+    std::cout << fmt::format("\nfast_matches_reference: {} traces cross-checked, no difference\n", r.tally.fast_checked);
   std::cout << fmt::format("\ndigest {:016x} over {} traces, {} events, {} PRNG draws\n", r.digest, r.tally.traces,
                            r.tally.events, r.tally.draws);
   std::cout << fmt::format("time {:.1f} s ({}), {:.0f} traces/s, {:.0f} events/s\n", r.seconds, r.stopped_because,
@@ -290,6 +300,9 @@ Run add_run(CLI::App& app) {
   cmd->add_option("--skip", f->skip, "Do not check these properties")->delimiter(',')->check(CLI::IsMember(replay::vocabulary().properties));
   cmd->add_flag("--unphysical", f->unphysical, "Allow tick-less gaps up to 10^13 ns with queued entities");
   cmd->add_flag("--json", f->json, "Print the result as JSON");
+  cmd->add_option("--diff-every", f->diff_every,
+                  "Also run every N-th trace through the fast model and compare it with the reference after every "
+                  "event (fast_matches_reference; a difference is an internal error, exit 3)");
   cmd->add_flag("--strict", f->strict, "Known findings fail the run too");
   cmd->add_option("--corpus-dir", f->corpus_dir, "Where failing traces are saved (default corpus/new)");
   cmd->add_option("--shrink-time", f->shrink_seconds, "Seconds per shrink (default 30)")->check(CLI::Range(0.0, 3600.0));

@@ -18,9 +18,11 @@ int task_running_on(const model::Machine<A>& m, int cpu) {
   return curr == nullptr ? -1 : m.task_index(curr->id);
 }
 
-// Applies `e`; returns why it is illegal in the model's state ("" when applied).
-template <class A>
-std::string apply_event(model::Machine<A>& m, const trace::Event& e) {
+// Applies `e` to a model with the trace verbs (the reference Machine<A>, or the fast
+// model, whose task_running_on is found by argument-dependent lookup); returns why
+// it is illegal in the model's state ("" when applied).
+template <class M>
+std::string apply_event(M& m, const trace::Event& e) {
   const int p = e.task != 0 ? m.task_index(e.task) : (e.cpu ? task_running_on(m, *e.cpu) : -1);
   const int cpu = e.cpu.value_or(-1);
   if (e.task == 0 && e.verb != trace::Verb::tick && p < 0)

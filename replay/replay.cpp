@@ -79,6 +79,7 @@ trace::Arith choose_arith(std::istream& in, const std::string& file, const Optio
 
 Outcome replay(std::istream& in, const std::string& file, const Options& options, std::ostream& out,
                std::ostream& err) {
+  if (options.diff) return replay_diff(in, file, options, out, err);
   try {
     const Prescan scan = prescan(in);
     const trace::Arith arith = scan.seekable ? choose_arith(in, file, options) : options.arith.value_or(trace::Arith::kernel);

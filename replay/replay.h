@@ -24,11 +24,19 @@ struct Options {
   std::vector<std::string> check;       // --check a,b: only these properties
   std::vector<std::string> skip;        // --skip a,b
   bool keep_going = false;              // --keep-going: collect every violation
+  bool diff = false;                    // --diff: fast_matches_reference instead of the checks
 };
 
 // Replays `in` (named `file` in messages). Reports go to `out`, errors to `err`.
 Outcome replay(std::istream& in, const std::string& file, const Options& options, std::ostream& out,
                std::ostream& err);
+
+// `replay --diff`: runs `in` through the kernel-arithmetic reference and both builds
+// of the fast model, comparing every state field after every event (fast_diff.h);
+// the first difference names field, event and line (exit 1). Expectations and
+// properties are not judged in this mode.
+Outcome replay_diff(std::istream& in, const std::string& file, const Options& options, std::ostream& out,
+                    std::ostream& err);
 
 // The worst of several outcomes (a replay of several files exits with the highest).
 Outcome worst(Outcome a, Outcome b);

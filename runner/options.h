@@ -24,6 +24,10 @@ struct Options {
   generator::Options generator;  // topology, forced features, injections, modes
   properties::Selection selection;
   bool strict = false;  // known findings fail the run too
+  // Every diff_every-th trace (index % diff_every == 0) also runs through the fast
+  // model beside the reference (fast_matches_reference); 0: never. The properties are
+  // checked on the reference: the fast model has no observer hooks.
+  std::uint64_t diff_every = 0;
 };
 
 // The generator settings of `run`: the defaults of issue 5 (2x64, 2 to 16 tasks on up

@@ -31,6 +31,7 @@ struct Tally {
   std::uint64_t draws = 0;          // PRNG draws of the generator
   std::uint64_t steady_traces = 0;
   std::uint64_t consequences = 0;   // violations on a runqueue after its no_overflow
+  std::uint64_t fast_checked = 0;   // traces cross-checked against the fast model (--diff-every)
   std::map<std::string, std::uint64_t> violations;        // property -> count (findings apart)
   std::map<std::string, std::uint64_t> violating_traces;  // property -> traces
   std::map<std::string, std::uint64_t> findings;          // finding -> count

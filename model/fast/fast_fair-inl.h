@@ -1,0 +1,168 @@
+// fair.c, part 1, in the fast model: keys, the sums behind V, eligibility, v0 and
+// the lanes (EEVDF_MODEL.md §3.3, §4). Mirrors model/fair-inl.h and the 6.18
+// profile function by function. Included by the instantiating .cpp files only.
+#pragma once
+
+#include <algorithm>  // std::min
+
+#include "base/assert.h"
+#include "model/fast/fast_machine.h"
+#include "model/fast/fast_scan.h"
+
+namespace eevdf::model::fast {
+
+// §4.1/§4.2 the sums with an on_rq curr added: S + key_curr*w_curr, W + w_curr.
+template <bool Simd>
+void FastMachine<Simd>::curr_in_sums(const Runqueue& rq, s64& avg, u64& load, const char* key_w, const char* sum) const {
+  avg = rq.avg_vruntime;
+  load = rq.avg_load;
+  if (!curr_on_rq(rq)) return;
+  const u64 w = weight_of(se_[idx(rq.cfs_curr)].nice);
+  avg = checked_add(avg, checked_mul(entity_key(rq, rq.cfs_curr), static_cast<s64>(w), rq, key_w), rq, sum);
+  load += w;
+}
+
+// §4.2 vruntime_eligible(): S >= (v - v0) * W, without division.
+template <bool Simd>
+bool FastMachine<Simd>::vruntime_eligible(const Runqueue& rq, u64 vruntime) const {
+  s64 avg = 0;
+  u64 load = 0;
+  curr_in_sums(rq, avg, load, "key*w of curr in vruntime_eligible", "sum of key*w in vruntime_eligible");
+  const s64 key = wrap_diff(vruntime, rq.min_vruntime);
+  return avg >= checked_mul(key, as_s64(load, rq, "W as s64"), rq, "key*W in vruntime_eligible");
+}
+
+// §4.1 avg_vruntime() - v0: floor(S / W), curr included when on_rq.
+template <bool Simd>
+s64 FastMachine<Simd>::avg_vruntime_offset(const Runqueue& rq) const {
+  s64 avg = 0;
+  u64 load = 0;
+  curr_in_sums(rq, avg, load, "key*w of curr in avg_vruntime", "sum of key*w in avg_vruntime");
+  return load != 0 ? floor_div(avg, load, rq) : avg;
+}
+
+// §3.3 avg_vruntime_add(): S += key*w, W += w.
+template <bool Simd>
+void FastMachine<Simd>::avg_vruntime_add(Runqueue& rq, int se) {
+  const u64 w = weight_of(se_[idx(se)].nice);
+  const s64 kw = checked_mul(entity_key(rq, se), static_cast<s64>(w), rq, "key*w in avg_vruntime_add");
+  rq.avg_vruntime = checked_add(rq.avg_vruntime, kw, rq, "sum of key*w in avg_vruntime_add");
+  rq.avg_load += w;
+}
+
+// §3.3 avg_vruntime_sub(): S -= key*w, W -= w.
+template <bool Simd>
+void FastMachine<Simd>::avg_vruntime_sub(Runqueue& rq, int se) {
+  const u64 w = weight_of(se_[idx(se)].nice);
+  const s64 kw = checked_mul(entity_key(rq, se), static_cast<s64>(w), rq, "key*w in avg_vruntime_sub");
+  rq.avg_vruntime = checked_sub(rq.avg_vruntime, kw, rq, "sum of key*w in avg_vruntime_sub");
+  EEVDF_ASSERT(rq.avg_load >= w, "avg_load underflow");
+  rq.avg_load -= w;
+}
+
+// §4.3 update_min_vruntime(): v0 moves forward to min(curr, the tree's leftmost
+// vruntime); S is re-based exactly.
+template <bool Simd>
+void FastMachine<Simd>::update_min_vruntime(Runqueue& rq) {
+  const bool curr = curr_on_rq(rq);
+  u64 vruntime = curr ? se_[idx(rq.cfs_curr)].vruntime : rq.min_vruntime;
+  if (rq.lanes.n > 0) {
+    Lanes& l = rq.lanes;
+    if (!l.vruntime_min_valid) {
+      l.vruntime_min = wrap_add(rq.min_vruntime, min_key<Simd>(l, rq.min_vruntime));
+      l.vruntime_min_valid = true;
+    }
+    const u64 tree_min = l.vruntime_min;
+    vruntime = !curr || wrap_diff(tree_min, vruntime) < 0 ? tree_min : vruntime;
+  }
+  const s64 delta = wrap_diff(vruntime, rq.min_vruntime);
+  if (delta <= 0) return;
+  const s64 shift = checked_mul(as_s64(rq.avg_load, rq, "W as s64"), delta, rq, "avg_load*d in avg_vruntime_update");
+  rq.avg_vruntime = checked_sub(rq.avg_vruntime, shift, rq, "avg_vruntime re-base");
+  rq.min_vruntime = vruntime;
+}
+
+// §3.3 cfs_rq_min_slice(): the smallest slice among an on_rq curr and the tree.
+template <bool Simd>
+u64 FastMachine<Simd>::cfs_rq_min_slice(const Runqueue& rq) const {
+  const u64 curr = curr_on_rq(rq) ? se_[idx(rq.cfs_curr)].slice : ~u64{0};
+  const Lanes& l = rq.lanes;
+  if (l.n == 0) return curr;
+  if (!l.slice_min_valid) {
+    l.slice_min = min_slice(l);
+    l.slice_min_valid = true;
+  }
+  return std::min(curr, l.slice_min);
+}
+
+// §3.3 __enqueue_entity(): into the sums and a new last lane, after every earlier
+// insertion in the tie order.
+template <bool Simd>
+void FastMachine<Simd>::enqueue_entity_tree(Runqueue& rq, int se) {
+  Entity& e = se_[idx(se)];
+  EEVDF_ASSERT(e.slot < 0, "entity already in the tree");
+  avg_vruntime_add(rq, se);
+  Lanes& l = rq.lanes;
+  const std::size_t needed = static_cast<std::size_t>((l.n + Lanes::kLanes) / Lanes::kLanes * Lanes::kLanes);
+  if (l.vruntime.size() < needed) {
+    for (auto* v : {&l.vruntime, &l.deadline, &l.seq, &l.slice}) v->resize(needed + Lanes::kLanes);
+    l.task.resize(needed + Lanes::kLanes, -1);
+  }
+  const std::size_t k = idx(l.n);
+  e.tree_seq = rq.tree_seq_next++;
+  l.vruntime[k] = e.vruntime;
+  l.deadline[k] = e.deadline;
+  l.seq[k] = e.tree_seq;
+  l.slice[k] = e.slice;
+  l.task[k] = se;
+  if (l.n == 0 || (l.vruntime_min_valid && wrap_diff(e.vruntime, l.vruntime_min) < 0)) {
+    l.vruntime_min = e.vruntime;
+    l.vruntime_min_valid = true;
+  }
+  if (l.n == 0 || (l.slice_min_valid && e.slice < l.slice_min)) {
+    l.slice_min = e.slice;
+    l.slice_min_valid = true;
+  }
+  e.slot = l.n++;
+}
+
+// §3.3 __dequeue_entity(): the last lane moves into the freed one.
+template <bool Simd>
+void FastMachine<Simd>::dequeue_entity_tree(Runqueue& rq, int se) {
+  Entity& e = se_[idx(se)];
+  Lanes& l = rq.lanes;
+  EEVDF_ASSERT(e.slot >= 0 && e.slot < l.n && l.task[idx(e.slot)] == se, "entity not in the tree");
+  EEVDF_ASSERT(e.vruntime == l.vruntime[idx(e.slot)], "vruntime changed in the tree");
+  const std::size_t k = idx(e.slot), last = idx(l.n - 1);
+  if (l.vruntime[k] == l.vruntime_min) l.vruntime_min_valid = false;
+  if (l.slice[k] == l.slice_min) l.slice_min_valid = false;
+  l.vruntime[k] = l.vruntime[last];
+  l.deadline[k] = l.deadline[last];
+  l.seq[k] = l.seq[last];
+  l.slice[k] = l.slice[last];
+  l.task[k] = l.task[last];
+  se_[idx(l.task[k])].slot = e.slot;
+  --l.n;
+  e.slot = -1;
+  avg_vruntime_sub(rq, se);
+}
+
+// §1.3 calc_delta_fair() with this runqueue's overflow report.
+template <bool Simd>
+u64 FastMachine<Simd>::calc_delta_fair(const Runqueue& rq, u64 delta, int se) const {
+  return fast::calc_delta_fair(factors_, delta, se_[idx(se)].nice, rq);
+}
+
+// no_overflow's "key = v - v0": absolute times wrap, so the key's overflow is caught
+// where a vruntime moves: the new key, old key + increment, must fit s64.
+template <bool Simd>
+void FastMachine<Simd>::check_key(const Runqueue& rq, s64 old_key, u64 increment) const {
+  s64 key = 0;
+  if (increment > static_cast<u64>(INT64_MAX) || __builtin_add_overflow(old_key, static_cast<s64>(increment), &key))
+    rq.report("key = v - v0");
+}
+
+}  // namespace eevdf::model::fast
+
+#include "model/fast/fast_pick-inl.h"
+#include "model/fast/fast_queue-inl.h"

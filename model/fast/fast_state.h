@@ -1,0 +1,97 @@
+// The state of the fast model (docs/FAST_MODEL.md): the kernel's own 64-bit
+// integers, absolute virtual times as wrapping u64 (EEVDF_MODEL.md §1.1), and each
+// runqueue's tree as a structure of arrays that the pick scans lane by lane.
+#pragma once
+
+#include <cstdint>  // the kernel's integer types
+#include <vector>   // the per-runqueue lanes
+
+namespace eevdf::model::fast {
+
+using u64 = std::uint64_t;
+using s64 = std::int64_t;
+
+// One task and its sched_entity (§3.1). Accessed one at a time (curr, the wakee, the
+// pick's winner), so an array of structures: one task's fields share cache lines.
+struct Entity {
+  u64 vruntime = 0;       // absolute, wraps as the kernel's u64
+  u64 deadline = 0;       // absolute, or relative while rel_deadline
+  s64 vlag = 0;           // while off the runqueue
+  u64 vprot = 0;          // while curr (the kernel's union with vlag, kept apart as in the reference)
+  u64 slice = 0;
+  u64 exec_start = 0;
+  u64 sum_exec_runtime = 0;
+  u64 prev_sum_exec_runtime = 0;
+  u64 tree_seq = 0;       // insertion order while in the tree: the deadline tie-break
+  int slot = -1;          // index in its runqueue's lanes, -1 when not in the tree
+  int nice = 0;           // the weight and calc_delta factor are the table's at this nice
+  bool custom_slice = false;
+  bool on_rq = false;     // se->on_rq
+  bool sched_delayed = false;
+  bool rel_deadline = false;
+};
+
+struct Task {
+  int id = 0;
+  int default_cpu = -1;
+  int cpu = 0;
+  bool forked = false;
+  bool exited = false;
+  bool on_rq = false;     // p->on_rq
+  bool in_iowait = false;
+  bool in_iowait_acct = false;
+};
+
+// The tree of one cfs_rq as parallel arrays (§3.3): lane i holds one queued entity's
+// vruntime, deadline and slice as inserted, its insertion sequence and its task. Order
+// is irrelevant (removal swaps the last lane in): the pick is a scan, not a descent.
+// The arrays are kept padded to a multiple of kLanes so that a vector load never
+// reads past the end; lanes at and beyond `n` are masked off.
+struct Lanes {
+  static constexpr int kLanes = 4;  // 4 x 64 bits: one AVX2 register
+  std::vector<u64> vruntime, deadline, seq, slice;
+  std::vector<int> task;
+  int n = 0;
+  // The smallest vruntime and slice in the lanes, kept on insertion and recomputed
+  // by a scan only after the holder of the minimum leaves (update_curr reads the
+  // first on every charge, set_next_entity the second).
+  bool vruntime_min_valid = false;
+  u64 vruntime_min = 0;
+  mutable bool slice_min_valid = false;  // mutable: cfs_rq_min_slice is a read
+  mutable u64 slice_min = 0;
+};
+
+// A runqueue and its cfs_rq (§3.2), task indices instead of pointers (-1: none).
+struct Runqueue {
+  int cpu = 0;
+  int curr = -1;            // rq->curr, -1: idle
+  int cfs_curr = -1;        // cfs_rq->curr (differs from rq->curr inside put/set pairs)
+  int next = -1;            // the next buddy
+  bool need_resched = false;
+  bool ever_enqueued = false;
+  unsigned nr_running = 0;
+  s64 nr_iowait = 0;
+  s64 nr_iowait_acct = 0;
+  u64 load_weight = 0;
+  unsigned nr_queued = 0;
+  unsigned h_nr_queued = 0;
+  int h_nr_runnable = 0;
+  s64 avg_vruntime = 0;     // Σ key*w over the tree
+  u64 avg_load = 0;         // Σ w over the tree (scaled down)
+  u64 min_vruntime = 0;     // v0
+  u64 tree_seq_next = 1;
+  Lanes lanes;
+  // Checked arithmetic (INVARIANTS.md no_overflow): overflows detected on this
+  // runqueue since the last clear, and the first one's expression.
+  // Mutable: the kernel computes V and eligibility in read-only helpers too.
+  mutable unsigned overflows = 0;
+  mutable const char* first_overflow = nullptr;
+  mutable int muted = 0;    // > 0 inside read-only views
+
+  void report(const char* expression) const {
+    if (muted != 0) return;
+    if (overflows++ == 0) first_overflow = expression;
+  }
+};
+
+}  // namespace eevdf::model::fast

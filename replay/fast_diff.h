@@ -1,0 +1,66 @@
+// fast_matches_reference (INVARIANTS.md, differential): one trace through the
+// kernel-arithmetic reference and the fast model side by side, every state field and
+// view compared after every event. The first difference is reported with its field,
+// event and line. Where the reference reports an overflow (no_overflow) the
+// comparison stops: the fast model wraps as the kernel does, the reference keeps
+// exact values, and the two may then part by design.
+#pragma once
+
+#include <cstdint>   // event counts
+#include <optional>  // the first mismatch
+#include <string>    // field names, values
+#include <vector>    // task specs
+
+#include "model/arith_kernel.h"
+#include "model/config.h"
+#include "model/fast/fast_machine.h"
+#include "model/machine.h"
+#include "trace/trace.h"
+
+namespace eevdf::replay {
+
+struct Mismatch {
+  int line = 0;
+  std::uint64_t event = 0;  // 1-based index of the event after which they differ
+  std::string field;        // e.g. "cpu 3 min_vruntime", "task 7 deadline"
+  std::string reference;
+  std::string fast;
+  std::string message() const;  // "line L (event N): FIELD: reference R, fast F"
+};
+
+// The first field where the two models' states differ, or nullopt. Virtual times are
+// compared modulo 2^64 (the reference keeps them unwrapped, §1.1).
+template <bool Simd>
+std::optional<Mismatch> compare_state(const model::Machine<model::KernelArith>& reference,
+                                      const model::fast::FastMachine<Simd>& fast);
+
+template <bool Simd>
+class FastDiff {
+ public:
+  enum class Step {
+    same,      // applied to both, states equal
+    mismatch,  // they differ: mismatch()
+    overflow,  // the reference reported an overflow: the comparison stops here
+    illegal,   // the event is illegal in both (same reason): illegal_reason()
+  };
+
+  FastDiff(const model::Config& config, const std::vector<model::TaskSpec>& specs);
+  Step apply(const trace::Event& e);
+  const Mismatch& mismatch() const { return *mismatch_; }
+  const std::string& illegal_reason() const { return illegal_; }
+  std::uint64_t events() const { return events_; }
+  // After Step::overflow: whether the fast model's own checks saw it in that event.
+  bool fast_saw_overflow() const { return fast_saw_overflow_; }
+  const model::fast::FastMachine<Simd>& fast() const { return fast_; }
+  const model::Machine<model::KernelArith>& reference() const { return reference_; }
+
+ private:
+  model::Machine<model::KernelArith> reference_;
+  model::fast::FastMachine<Simd> fast_;
+  std::optional<Mismatch> mismatch_;
+  std::string illegal_;
+  std::uint64_t events_ = 0;
+  bool fast_saw_overflow_ = false;
+};
+
+}  // namespace eevdf::replay
