@@ -22,6 +22,8 @@ struct ReplayFlags {
   std::vector<std::string> check;
   std::vector<std::string> skip;
   bool keep_going = false;
+  std::string model = "reference";
+  std::string diff;
 };
 
 replay::Options to_options(const ReplayFlags& flags) {
@@ -35,6 +37,8 @@ replay::Options to_options(const ReplayFlags& flags) {
   options.check = flags.check;
   options.skip = flags.skip;
   options.keep_going = flags.keep_going;
+  if (flags.model == "kernel-src") options.model = replay::Model::kernel_src;
+  options.diff_kernel_src = flags.diff == "kernel-src";
   return options;
 }
 
@@ -80,6 +84,12 @@ Run add_replay(CLI::App& app) {
       ->delimiter(',')
       ->check(CLI::IsMember(replay::vocabulary().properties));
   cmd->add_flag("--keep-going", flags->keep_going, "Report every violation instead of stopping at the first");
+  cmd->add_option("--model", flags->model,
+                  "reference (default) or kernel-src: Debian's 6.12 fair.c, for `kernel 6.12` traces")
+      ->check(CLI::IsMember({"reference", "kernel-src"}));
+  cmd->add_option("--diff", flags->diff,
+                  "kernel-src: replay the 6.12 profile and kernel-src side by side (kernel_matches_reference)")
+      ->check(CLI::IsMember({"kernel-src"}));
   return [flags] { return run(*flags); };
 }
 

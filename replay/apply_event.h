@@ -12,15 +12,15 @@
 namespace eevdf::replay {
 
 // The index of the task running on `cpu`, or -1 when it is idle.
-template <class A>
-int task_running_on(const model::Machine<A>& m, int cpu) {
+template <class A, class P>
+int task_running_on(const model::Machine<A, P>& m, int cpu) {
   const auto* curr = m.rqs().at(static_cast<std::size_t>(cpu)).curr;
   return curr == nullptr ? -1 : m.task_index(curr->id);
 }
 
 // Applies `e`; returns why it is illegal in the model's state ("" when applied).
-template <class A>
-std::string apply_event(model::Machine<A>& m, const trace::Event& e) {
+template <class A, class P>
+std::string apply_event(model::Machine<A, P>& m, const trace::Event& e) {
   const int p = e.task != 0 ? m.task_index(e.task) : (e.cpu ? task_running_on(m, *e.cpu) : -1);
   const int cpu = e.cpu.value_or(-1);
   if (e.task == 0 && e.verb != trace::Verb::tick && p < 0)
