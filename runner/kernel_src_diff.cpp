@@ -1,0 +1,89 @@
+// See kernel_src_diff.h.
+#include "runner/kernel_src_diff.h"
+
+#include "base/assert.h"
+#include "replay/apply_event.h"
+#include "replay/model_config.h"
+
+#ifdef EEVDF_HAVE_KERNEL_SRC
+#include "kernel_src/compare.h"
+#include "kernel_src/machine.h"
+#endif
+
+namespace eevdf::runner {
+
+generator::Options kernel_src_generator_options(generator::Options o) {
+  o.profile = "6.12";
+  o.injections.clear();
+  o.features.emplace_back("RUN_TO_PARITY_WAKEUP", false);  // written last: it wins over a drawn setting
+  return o;
+}
+
+#ifdef EEVDF_HAVE_KERNEL_SRC
+
+bool kernel_src_available() { return true; }
+
+namespace {
+
+// The trace verb on kernel-src (the same mapping as replay::apply_event).
+std::string apply(kernel_src::Machine& m, const trace::Event& e) {
+  const int p = e.task != 0 ? m.task_index(e.task) : (e.cpu ? m.curr_index(*e.cpu) : -1);
+  const int cpu = e.cpu.value_or(-1);
+  switch (e.verb) {
+    case trace::Verb::fork: return m.fork(e.time_ns, p, cpu);
+    case trace::Verb::wake: return m.wake(e.time_ns, p, cpu);
+    case trace::Verb::sleep:
+      return m.sleep(e.time_ns, p,
+                     e.io == trace::Io::io       ? model::io_sleep::io
+                     : e.io == trace::Io::noacct ? model::io_sleep::noacct
+                                                 : model::io_sleep::none);
+    case trace::Verb::tick: return m.tick(e.time_ns, e.all_cpus ? -1 : cpu);
+    case trace::Verb::migrate: return m.migrate(e.time_ns, p, cpu);
+    case trace::Verb::renice: return m.renice(e.time_ns, p, e.nice);
+    case trace::Verb::setslice: return m.setslice(e.time_ns, p, e.slice_ns);
+    case trace::Verb::yield: return m.yield(e.time_ns, p);
+    case trace::Verb::exit: return m.exit(e.time_ns, p);
+  }
+  return "unknown verb";
+}
+
+}  // namespace
+
+DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed) {
+  EEVDF_ASSERT(o.profile == "6.12", "kernel-src traces are drawn under the 6.12 profile");
+  generator::Generator gen(seed, o);
+  const model::Config config = replay::make_config(gen.header(), replay::Options{}, "<generated>");
+  const auto specs = replay::make_task_specs(gen.header());
+  kernel_src::Reference612 ref(config, specs);
+  kernel_src::Machine k(config, specs);
+  DiffOutcome out;
+  while (auto e = gen.next()) {
+    ++out.events;
+    const std::string reason = replay::apply_event(ref, *e);
+    EEVDF_ASSERT(reason.empty(), "the reference rejected a generated event: " + reason);
+    ref.clear_overflows();
+    const std::string k_reason = apply(k, *e);
+    out.difference = !k_reason.empty() ? "kernel-src refused the event: " + k_reason
+                                       : kernel_src::first_difference(ref, k);
+    if (out.difference.empty() && k.warnings() != 0) out.difference = "the kernel code warned (SCHED_WARN_ON)";
+    if (!out.difference.empty()) {
+      out.line = e->line;
+      out.time_ns = e->time_ns;
+      return out;
+    }
+  }
+  return out;
+}
+
+#else
+
+bool kernel_src_available() { return false; }
+
+DiffOutcome diff_generated(const generator::Options&, std::uint64_t) {
+  EEVDF_ASSERT(false, "this build has no kernel-src");
+  return {};
+}
+
+#endif
+
+}  // namespace eevdf::runner
