@@ -16,6 +16,8 @@
 #include "model/injections.h"
 #include "properties/catalogue.h"
 #include "runner/campaign.h"
+#include "replay/replay.h"
+#include "runner/kernel_src_diff.h"
 #include "runner/saved_trace.h"
 
 namespace eevdf::cli {
@@ -37,6 +39,7 @@ struct RunFlags {
   bool strict = false;
   std::string corpus_dir = "corpus/new";
   double shrink_seconds = runner::kShrinkSecondsMax;
+  std::string model = "reference";
 };
 
 // "60s", "2m", "500ms", "1h" or a plain number of seconds; negative: not a duration.
@@ -81,6 +84,10 @@ std::string to_options(const RunFlags& f, runner::Options& o) {
   o.selection.check = f.check;
   o.selection.skip = f.skip;
   o.strict = f.strict;
+  if (f.model == "kernel-src") {
+    o.kernel_src = true;
+    o.generator = runner::kernel_src_generator_options(o.generator);
+  }
   return runner::validate(o);
 }
 
@@ -94,6 +101,7 @@ std::string command_line(const RunFlags& f, const runner::Options& o) {
   for (const auto& x : f.injections) c += " --inject " + x;
   if (f.unphysical) c += " --unphysical";
   if (f.strict) c += " --strict";
+  if (f.model != "reference") c += " --model " + f.model;
   return c;
 }
 
@@ -120,9 +128,11 @@ void print_settings(const RunFlags& f, const runner::Options& o) {
   std::string inject;
   for (const auto& i : f.injections) inject += (inject.empty() ? "" : ", ") + i;
   std::cout << fmt::format(
-      "settings: topology {}, profile 6.18 {}, budget {}, jobs {}, shard {}/{}, features {}, {} tasks {}..{} "
+      "settings: topology {}, {} {}, budget {}, jobs {}, shard {}/{}, features {}, {} tasks {}..{} "
       "on up to {} busy CPUs, {}..{} events, steady 1 trace in {}, kernel arithmetic\n",
-      f.topology, inject.empty() ? "(faithful)" : "with injections " + inject, budget_text(o), o.jobs,
+      f.topology,
+      o.kernel_src ? fmt::format("profile 6.12 against kernel-src {}", replay::kernel_src_version()) : "profile 6.18",
+      inject.empty() ? "(faithful)" : "with injections " + inject, budget_text(o), o.jobs,
       o.shard_index, o.shard_count, features, f.unphysical ? "UNPHYSICAL (long tick-less gaps)," : "physical,",
       o.generator.tasks_min, o.generator.tasks_max, o.generator.busy_cpus_max, o.generator.events_min,
       o.generator.events_max, o.generator.steady.denominator);
@@ -175,7 +185,16 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
   std::vector<Saved> saved;
   for (const runner::FirstViolation& v : runner::failures(r, o.strict)) {
     if (!f.json) std::cerr << fmt::format("shrinking trace {} ({})...\n", v.index, v.property);
-    const runner::Shrunk s = runner::shrink_failure(o, v, f.shrink_seconds);
+    // The shrinkers replay through the reference alone, which cannot see a difference
+    // from kernel-src: such a trace is saved whole.
+    runner::Shrunk s;
+    if (o.kernel_src) {
+      s.trace = generator::generate_trace(v.seed, o.generator);
+      s.stats.events_before = s.stats.events_after = s.trace.body.size();
+      s.stats.stopped_because = "not shrunk: the shrinkers replay the reference alone";
+    } else {
+      s = runner::shrink_failure(o, v, f.shrink_seconds);
+    }
     const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o));
     const std::string path = write_new(f.corpus_dir, v.property, text);
     if (path.empty()) std::cerr << fmt::format("{}: cannot write the saved trace\n", f.corpus_dir);
@@ -287,6 +306,9 @@ Run add_run(CLI::App& app) {
   cmd->add_flag("--json", f->json, "Print the result as JSON");
   cmd->add_flag("--strict", f->strict, "Known findings fail the run too");
   cmd->add_option("--corpus-dir", f->corpus_dir, "Where failing traces are saved (default corpus/new)");
+  cmd->add_option("--model", f->model,
+                  "reference (default) or kernel-src: 6.12 traces through the 6.12 profile and the real fair.c")
+      ->check(CLI::IsMember({"reference", "kernel-src"}));
   cmd->add_option("--shrink-time", f->shrink_seconds, "Seconds per shrink (default 30)")->check(CLI::Range(0.0, 3600.0));
   return [f] { return run(*f); };
 }

@@ -69,9 +69,10 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed) {
     if (!out.difference.empty()) {
       out.line = e->line;
       out.time_ns = e->time_ns;
-      return out;
+      break;
     }
   }
+  out.draws = gen.draws();
   return out;
 }
 

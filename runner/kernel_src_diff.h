@@ -23,6 +23,7 @@ struct DiffOutcome {
   int line = 0;            // the event after which they first differ (0: none)
   std::uint64_t time_ns = 0;
   std::string difference;  // empty: they agree on the whole trace
+  std::uint64_t draws = 0;  // the generator's PRNG draws (the run digest counts them)
 };
 
 // Generates trace `seed` with `o` (already 6.12: kernel_src_generator_options) and

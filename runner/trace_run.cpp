@@ -15,6 +15,7 @@
 #include "properties/registry.h"
 #include "replay/checked_run.h"
 #include "replay/model_config.h"
+#include "runner/kernel_src_diff.h"
 #include "trace/writer.h"
 
 namespace eevdf::runner {
@@ -78,6 +79,23 @@ std::uint64_t replay_generated(const Options& o, std::uint64_t seed, Tally& t, C
   return digest;
 }
 
+// kernel_matches_reference on the trace: the first difference is its violation.
+std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, CountingSink& sink) {
+  const DiffOutcome d = diff_generated(o.generator, seed);
+  t.events += d.events;
+  t.draws += d.draws;
+  if (!d.difference.empty()) {
+    properties::Violation v;
+    v.property = "kernel_matches_reference";
+    v.line = d.line;
+    v.time_ns = d.time_ns;
+    v.values = d.difference;
+    v.explanation = "the reference's 6.12 profile and kernel-src (the real 6.12 fair.c) disagree after this event";
+    sink.violation(v);
+  }
+  return fnv1a(fnv1a(kFnvOffset, std::to_string(d.events)), d.difference);
+}
+
 }  // namespace
 
 std::uint64_t fnv1a(std::uint64_t hash, std::string_view bytes) {
@@ -95,7 +113,7 @@ TraceOutcome run_trace(const Options& o, std::uint64_t index) {
   const std::uint64_t seed = trace_seed(o.seed, index);
   CountingSink sink(t, index, seed);
   try {
-    out.digest = replay_generated(o, seed, t, sink);
+    out.digest = o.kernel_src ? diff_kernel_src(o, seed, t, sink) : replay_generated(o, seed, t, sink);
   } catch (const InternalError& e) {
     t.internal_error = fmt::format("trace {} (seed {}): {}", index, seed, e.what());
     t.internal_index = index;
