@@ -49,14 +49,31 @@ std::vector<std::string> default_traces() {
   return out;
 }
 
+double rate_of(const bench::TraceResult& r, const std::string& model) {
+  for (const auto& m : r.models)
+    if (m.model == model) return m.events_per_s();
+  return 0;
+}
+
 void print_table(const std::vector<bench::TraceResult>& results) {
   std::cout << fmt::format("{:<14} {:>8} {:>12} {:>13} {:>9} | {:>8} {:>11} {:>12} {:>8}\n", "trace", "events",
                            "kernel ev/s", "+checks ev/s", "checks x", "prefix", "ideal ev/s", "kernel ev/s", "k/ideal");
   for (const auto& r : results) {
+    if (r.models.size() < 4) continue;  // a 6.12 trace: the table below
     const double k = r.models[0].events_per_s(), c = r.models[1].events_per_s();
     const double i = r.models[2].events_per_s(), kp = r.models[3].events_per_s();
     std::cout << fmt::format("{:<14} {:>8} {:>12.0f} {:>13.0f} {:>9.2f} | {:>8} {:>11.0f} {:>12.0f} {:>8.1f}\n", r.name,
                              r.events, k, c, c > 0 ? k / c : 0, r.models[2].events, i, kp, i > 0 ? kp / i : 0);
+  }
+  // `kernel 6.12` traces: the reference's 6.12 profile beside kernel-src (the real fair.c).
+  std::cout << fmt::format("\n{:<14} {:>8} {:>15} {:>15} {:>9}\n", "kernel 6.12", "events", "6.12 ref ev/s",
+                           "kernel-src ev/s", "ref/src");
+  for (const auto& r : results) {
+    if (r.models.size() >= 4) continue;
+    const double ref = rate_of(r, "kernel-6.12"), src = rate_of(r, "kernel-src");
+    std::cout << fmt::format("{:<14} {:>8} {:>15.0f} {:>15} {:>9}\n", r.name, r.events, ref,
+                             src > 0 ? fmt::format("{:.0f}", src) : "not built",
+                             src > 0 ? fmt::format("{:.2f}", ref / src) : "-");
   }
 }
 
