@@ -1,6 +1,8 @@
 /* The kernel-src harness: Debian's 6.12 fair-class functions (extracted at build time
  * into fair_extract.c, never committed) compiled as C against our shim, with the
  * observer wrappers and the exported entry points of harness.h. */
+#include <setjmp.h>
+
 #include "kernel_src/shim/kernel.h"
 #include "kernel_src/harness.h"
 #include "ksrc_version.h"
@@ -8,6 +10,29 @@
 _Thread_local unsigned long ksrc_warnings;
 _Thread_local struct ksrc_tunables ksrc_tunables;
 _Thread_local struct ksrc_hooks ksrc_hooks;
+
+/* The entry point's escape while the kernel code runs, and the last oops. */
+static _Thread_local jmp_buf *ksrc_escape;
+static _Thread_local const char *ksrc_oops_reason;
+
+_Noreturn void ksrc_oops(const char *why) {
+  if (!ksrc_oops_reason) ksrc_oops_reason = why; /* the first one counts */
+  if (ksrc_escape) longjmp(*ksrc_escape, 1);
+  __builtin_trap(); /* an oops outside an entry point is a harness bug */
+}
+
+/* Runs `call` (a statement) with an escape for ksrc_oops; `on_oops` afterwards. */
+#define KSRC_GUARDED(call, on_oops)       \
+  do {                                     \
+    jmp_buf escape;                        \
+    if (setjmp(escape) != 0) {             \
+      ksrc_escape = NULL;                  \
+      on_oops;                             \
+    }                                      \
+    ksrc_escape = &escape;                 \
+    call;                                  \
+    ksrc_escape = NULL;                    \
+  } while (0)
 
 /* Functions the kernel file declares ahead of their definitions, and the wrappers
  * that take the kernel names of the renamed real functions. */
@@ -18,6 +43,7 @@ static void set_next_buddy(struct sched_entity *se);
 static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
 static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
+static _Thread_local int ksrc_in_pick_task; /* inside pick_task_fair() */
 
 #include "fair_extract.c"
 
@@ -31,6 +57,9 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int fla
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
   struct sched_entity *se = ksrc_real_pick_eevdf(cfs_rq);
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
+  /* pick_next_entity() reads se->sched_delayed at once; the wakeup check only compares. */
+  if (!se && ksrc_in_pick_task)
+    ksrc_oops("NULL dereference in pick_next_entity(): pick_eevdf() found nothing eligible");
   return se;
 }
 
@@ -59,20 +88,49 @@ unsigned long ksrc_warnings_taken(void) {
   return n;
 }
 
+const char *ksrc_oops_taken(void) {
+  const char *why = ksrc_oops_reason;
+  ksrc_oops_reason = NULL;
+  return why;
+}
+
+/* Every entry point that runs kernel code can oops: the caller checks ksrc_oops_taken(). */
 void ksrc_init_cfs_rq(struct cfs_rq *cfs_rq) { init_cfs_rq(cfs_rq); }
-void ksrc_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags) { enqueue_task_fair(rq, p, flags); }
-bool ksrc_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags) { return dequeue_task_fair(rq, p, flags); }
-struct task_struct *ksrc_pick_task_fair(struct rq *rq) { return pick_task_fair(rq); }
-void ksrc_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev) { put_prev_entity(cfs_rq, prev); }
-void ksrc_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) { set_next_entity(cfs_rq, se); }
-void ksrc_wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags) { wakeup_preempt(rq, p, wake_flags); }
+void ksrc_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
+  KSRC_GUARDED(enqueue_task_fair(rq, p, flags), return);
+}
+bool ksrc_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
+  bool done = false;
+  KSRC_GUARDED(done = dequeue_task_fair(rq, p, flags), return true);
+  return done;
+}
+struct task_struct *ksrc_pick_task_fair(struct rq *rq) {
+  struct task_struct *next = NULL;
+  ksrc_in_pick_task = 1;
+  KSRC_GUARDED(next = pick_task_fair(rq), ksrc_in_pick_task = 0; return NULL);
+  ksrc_in_pick_task = 0;
+  return next;
+}
+void ksrc_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev) {
+  KSRC_GUARDED(put_prev_entity(cfs_rq, prev), return);
+}
+void ksrc_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  KSRC_GUARDED(set_next_entity(cfs_rq, se), return);
+}
+void ksrc_wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags) {
+  KSRC_GUARDED(wakeup_preempt(rq, p, wake_flags), return);
+}
 /* task_tick_fair() of a flat hierarchy: entity_tick() on the root cfs_rq; NUMA, misfit
  * and core-scheduling work are outside the model. */
-void ksrc_task_tick_fair(struct rq *rq, struct task_struct *curr) { entity_tick(&rq->cfs, &curr->se, 0); }
-void ksrc_yield_task_fair(struct rq *rq) { yield_task_fair(rq); }
-void ksrc_reweight_task_fair(struct rq *rq, struct task_struct *p, const struct load_weight *lw) {
-  reweight_task_fair(rq, p, lw);
+void ksrc_task_tick_fair(struct rq *rq, struct task_struct *curr) {
+  KSRC_GUARDED(entity_tick(&rq->cfs, &curr->se, 0), return);
 }
-void ksrc_prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio) { prio_changed_fair(rq, p, oldprio); }
+void ksrc_yield_task_fair(struct rq *rq) { KSRC_GUARDED(yield_task_fair(rq), return); }
+void ksrc_reweight_task_fair(struct rq *rq, struct task_struct *p, const struct load_weight *lw) {
+  KSRC_GUARDED(reweight_task_fair(rq, p, lw), return);
+}
+void ksrc_prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio) {
+  KSRC_GUARDED(prio_changed_fair(rq, p, oldprio), return);
+}
 int ksrc_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se) { return entity_eligible(cfs_rq, se); }
 bool ksrc_protect_slice(struct sched_entity *se) { return protect_slice(se); }

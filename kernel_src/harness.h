@@ -18,6 +18,9 @@ const char *ksrc_kernel_version(void);
 void ksrc_install(const struct ksrc_tunables *tunables, const struct ksrc_hooks *hooks);
 /* SCHED_WARN_ON / WARN_ON_ONCE fired on this thread since the last reset. */
 unsigned long ksrc_warnings_taken(void);
+/* Why the kernel code would have crashed in the last call (NULL: it did not); reset.
+ * The state is then as the crash left it: the driver stops the machine. */
+const char *ksrc_oops_taken(void);
 
 void ksrc_init_cfs_rq(struct cfs_rq *cfs_rq);
 void ksrc_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags);

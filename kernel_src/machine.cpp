@@ -104,7 +104,11 @@ Machine::~Machine() = default;
 
 void Machine::install() { c::ksrc_install(&tunables_, &hooks_); }
 
-void Machine::collect_warnings() { warnings_ += c::ksrc_warnings_taken(); }
+void Machine::collect_warnings() {
+  warnings_ += c::ksrc_warnings_taken();
+  if (const char* why = c::ksrc_oops_taken(); why != nullptr && oops_.empty())
+    oops_ = std::string(why) + " (at t=" + std::to_string(now_) + " ns)";
+}
 
 int Machine::task_index(int id) const {
   const auto it = index_of_id_.find(id);
@@ -112,6 +116,7 @@ int Machine::task_index(int id) const {
 }
 
 // §19: every runqueue clock equals the event time whenever the kernel reads it.
+// Callers test stopped() first: after an oops the kernel state is as the crash left it.
 void Machine::advance(std::uint64_t t) {
   EEVDF_ASSERT(t >= now_, "time goes backwards");
   now_ = t;
@@ -211,6 +216,7 @@ void Machine::ttwu_do_activate(c::rq& rq, c::task_struct& p, int wake_flags) {
 
 // wake_up_new_task(): ENQUEUE_INITIAL (half-slice deadline), then the WF_FORK check.
 std::string Machine::fork(std::uint64_t t, int pi, int cpu) {
+  if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   if (state_of(pi) != model::task_state::new_) return illegal("fork", extra(pi).id, state_of(pi));
   advance(t);
   c::task_struct& p = task_at(pi);
@@ -226,6 +232,7 @@ std::string Machine::fork(std::uint64_t t, int pi, int cpu) {
 // try_to_wake_up(): a delayed task is requeued where it is (ttwu_runnable); a blocked
 // one is activated on the target CPU, its iowait count dropping where it slept.
 std::string Machine::wake(std::uint64_t t, int pi, int cpu) {
+  if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   const model::task_state s = state_of(pi);
   const int id = extra(pi).id;
   if (s != model::task_state::delayed && s != model::task_state::blocked) return illegal("wake", id, s);
@@ -259,6 +266,7 @@ std::string Machine::wake(std::uint64_t t, int pi, int cpu) {
 
 // schedule() from an io or plain sleep: DEQUEUE_SLEEP, possibly delayed (§10).
 std::string Machine::sleep(std::uint64_t t, int pi, model::io_sleep io) {
+  if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   if (!running(pi)) return illegal("sleep", extra(pi).id, state_of(pi));
   advance(t);
   TaskExtra& x = extra_[static_cast<std::size_t>(pi)];
@@ -272,6 +280,7 @@ std::string Machine::sleep(std::uint64_t t, int pi, model::io_sleep io) {
 
 // sched_tick(): task_tick_fair on a busy CPU; idle CPUs do nothing.
 std::string Machine::tick(std::uint64_t t, int cpu) {
+  if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   advance(t);
   for (c::rq& rq : rqs_)
     if ((cpu < 0 || rq.cpu == cpu) && rq.curr != nullptr) c::ksrc_task_tick_fair(&rq, rq.curr);
@@ -281,6 +290,7 @@ std::string Machine::tick(std::uint64_t t, int cpu) {
 
 // move_queued_task(): deactivate, set_task_cpu, activate(ENQUEUE_MIGRATED), check.
 std::string Machine::migrate(std::uint64_t t, int pi, int cpu) {
+  if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   const model::task_state s = state_of(pi);
   c::task_struct& p = task_at(pi);
   if (s != model::task_state::queued && s != model::task_state::delayed) return illegal("migrate", extra(pi).id, s);
@@ -316,6 +326,7 @@ void Machine::set_param(c::task_struct& p, bool renice, int nice) {
 }
 
 std::string Machine::renice(std::uint64_t t, int pi, int nice) {
+  if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   if (extra(pi).exited) return illegal("renice", extra(pi).id, model::task_state::exited);
   if (nice == extra(pi).nice) return {};
   advance(t);
@@ -327,6 +338,7 @@ std::string Machine::renice(std::uint64_t t, int pi, int nice) {
 // sched_setattr() with the same nice: __setparam_fair, a same-weight reweight, no
 // prio change (so no preemption check).
 std::string Machine::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns) {
+  if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   if (extra(pi).exited) return illegal("setslice", extra(pi).id, model::task_state::exited);
   c::task_struct& p = task_at(pi);
   if (slice_ns == p.se.slice) return {};  // compared before clamping
@@ -350,6 +362,7 @@ std::string Machine::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns) {
 
 // sched_yield(): yield_task_fair, then schedule().
 std::string Machine::yield(std::uint64_t t, int pi) {
+  if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   if (!running(pi)) return illegal("yield", extra(pi).id, state_of(pi));
   advance(t);
   c::rq& rq = *task_at(pi).rq;
@@ -361,6 +374,7 @@ std::string Machine::yield(std::uint64_t t, int pi) {
 
 // do_task_dead(): __schedule with TASK_DEAD, a special state: never delayed.
 std::string Machine::exit(std::uint64_t t, int pi) {
+  if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   if (!running(pi)) return illegal("exit", extra(pi).id, state_of(pi));
   advance(t);
   TaskExtra& x = extra_[static_cast<std::size_t>(pi)];

@@ -79,6 +79,9 @@ class Machine {
   bool protected_slice(int p) const;  // running and protect_slice() (vlag == deadline)
   // SCHED_WARN_ON / WARN_ON_ONCE taken by the kernel code so far.
   unsigned long warnings() const { return warnings_; }
+  // Where the real kernel would have crashed (only after an s64 overflow), or "". The
+  // machine then refuses every further event.
+  const std::string& oops() const { return oops_; }
 
  private:
   void install();
@@ -107,6 +110,7 @@ class Machine {
   std::unordered_map<int, int> index_of_id_;
   std::uint64_t now_ = 0;
   unsigned long warnings_ = 0;
+  std::string oops_;
 };
 
 // The kernel release the harness was built from ("6.12.117-1~deb12u1"), for reports.

@@ -19,6 +19,7 @@
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "kernel_src/compare.h"
 #include "kernel_src/machine.h"
+#include "replay/apply_event_kernel_src.h"
 #endif
 
 namespace eevdf::replay {
@@ -41,30 +42,6 @@ void require_runnable(const EngineSetup& s, const model::Config& config) {
   if (config.feat(model::Feature::RUN_TO_PARITY_WAKEUP))
     throw trace::TraceError({s.file, 0, 0}, "kernel-src has no RUN_TO_PARITY_WAKEUP (an unmerged RFC)",
                             "switch it off in the header");
-}
-
-// The trace's event on kernel-src: the same bridge as apply_event for the models.
-std::string apply_kernel_src(Machine& m, const trace::Event& e) {
-  const int p = e.task != 0 ? m.task_index(e.task) : (e.cpu ? m.curr_index(*e.cpu) : -1);
-  const int cpu = e.cpu.value_or(-1);
-  if (e.task == 0 && e.verb != trace::Verb::tick && p < 0)
-    return fmt::format("CPU {} is idle: `{}` needs a running task", cpu, trace::verb_name(e.verb));
-  switch (e.verb) {
-    case trace::Verb::fork: return m.fork(e.time_ns, p, cpu);
-    case trace::Verb::wake: return m.wake(e.time_ns, p, cpu);
-    case trace::Verb::sleep:
-      return m.sleep(e.time_ns, p,
-                     e.io == trace::Io::io       ? model::io_sleep::io
-                     : e.io == trace::Io::noacct ? model::io_sleep::noacct
-                                                 : model::io_sleep::none);
-    case trace::Verb::tick: return m.tick(e.time_ns, e.all_cpus ? -1 : cpu);
-    case trace::Verb::migrate: return m.migrate(e.time_ns, p, cpu);
-    case trace::Verb::renice: return m.renice(e.time_ns, p, e.nice);
-    case trace::Verb::setslice: return m.setslice(e.time_ns, p, e.slice_ns);
-    case trace::Verb::yield: return m.yield(e.time_ns, p);
-    case trace::Verb::exit: return m.exit(e.time_ns, p);
-  }
-  return "unknown verb";
 }
 
 std::int64_t lag_of(const Machine& m, int p) {
@@ -157,15 +134,20 @@ class KernelSrcEngine final : public Engine {
   explicit KernelSrcEngine(const EngineSetup& s) : s_(s), summary_(s.options.dump != Dump::none ? s.err : s.out) {
     const model::Config config = make_config(s.header, s.options, s.file);
     require_runnable(s, config);
-    if (s.header.has_trace_expectations() || !s.options.check.empty())
+    if (!expects_only_kernel_match(s.header) || !s.options.check.empty())
       throw trace::TraceError({s.file, 0, 0}, "properties are not checked on kernel-src yet",
                               "kernel_matches_reference: replay it with --diff=kernel-src");
     m_ = std::make_unique<Machine>(config, make_task_specs(s.header));
   }
 
   bool apply(const trace::Event& e) override {
-    const std::string reason = apply_kernel_src(*m_, e);
+    const std::string reason = apply_event(*m_, e);
     if (!reason.empty()) throw trace::TraceError({s_.file, e.line, e.column}, reason);
+    if (!m_->oops().empty()) {  // the real kernel would have crashed here: nothing after it is meaningful
+      ++failed_;
+      summary_ << fmt::format("{}:{}: the kernel code would have crashed: {}\n", s_.file, e.line, m_->oops());
+      return false;
+    }
     if (s_.options.dump != Dump::none)
       s_.out << dump_kernel_src(*m_, e.line, trace::format_event(e), s_.options.dump == Dump::full).dump() << "\n";
     return true;
@@ -202,6 +184,9 @@ class DiffEngine final : public Engine {
   explicit DiffEngine(const EngineSetup& s) : s_(s) {
     const model::Config config = make_config(s.header, s.options, s.file);
     require_runnable(s, config);
+    if (!expects_only_kernel_match(s.header))
+      throw trace::TraceError({s.file, 0, 0}, "--diff=kernel-src judges kernel_matches_reference only",
+                              "replay the trace without --diff for its other expectations");
     const auto specs = make_task_specs(s.header);
     ref_ = std::make_unique<kernel_src::Reference612>(config, specs);
     k_ = std::make_unique<Machine>(config, specs);
@@ -213,9 +198,12 @@ class DiffEngine final : public Engine {
     if (!difference_.empty()) return false;
     const std::string reason = apply_event(*ref_, e);
     if (!reason.empty()) throw trace::TraceError({s_.file, e.line, e.column}, reason);
+    for (int cpu = 0; cpu < k_->ncpus() && overflow_line_ == 0; ++cpu)
+      if (!ref_->drain_overflows(cpu).empty()) overflow_line_ = e.line;
     ref_->clear_overflows();
-    const std::string k_reason = apply_kernel_src(*k_, e);
-    if (!k_reason.empty()) difference_ = "the reference applied the event, kernel-src refused it: " + k_reason;
+    const std::string k_reason = apply_event(*k_, e);
+    if (!k_->oops().empty()) difference_ = "the kernel code would have crashed: " + k_->oops();
+    else if (!k_reason.empty()) difference_ = "the reference applied the event, kernel-src refused it: " + k_reason;
     if (difference_.empty()) difference_ = kernel_src::first_difference(*ref_, *k_);
     if (difference_.empty() && k_->warnings() != 0) difference_ = "the kernel code warned (SCHED_WARN_ON)";
     if (!difference_.empty()) line_ = e.line;
@@ -225,11 +213,23 @@ class DiffEngine final : public Engine {
   void expect(const trace::Expect&) override {}  // the reference's own replay judges them
 
   Outcome finish(std::uint64_t events) override {
+    const bool expected = !s_.header.expect_violations.empty();  // `expect violation kernel_matches_reference`
+    if (expected && difference_.empty()) {
+      s_.out << fmt::format("{}: FAILED: expected kernel_matches_reference to be violated; the reference's 6.12 "
+                            "profile and kernel-src {} agree on all {} events\n",
+                            s_.file, kernel_src::kernel_version(), events);
+      return Outcome::failed;
+    }
     if (!difference_.empty()) {
       s_.out << fmt::format("{}:{}: kernel_matches_reference violated (reference 6.12 profile vs kernel-src {}): {}\n",
                             s_.file, line_, kernel_src::kernel_version(), difference_);
+      if (overflow_line_ != 0)
+        s_.out << fmt::format("  after the s64 overflow of line {}: past it the kernel's rbtree order under wrapped sums "
+                              "is not the reference's exact one\n",
+                              overflow_line_);
       s_.out << fmt::format("  replay: eevdf-check replay --diff=kernel-src {}\n", s_.file);
-      return Outcome::failed;
+      if (expected) s_.out << fmt::format("{}: ok (kernel_matches_reference violated, as expected)\n", s_.file);
+      return expected ? Outcome::clean : Outcome::failed;
     }
     s_.out << fmt::format("{}: ok (kernel_matches_reference: reference 6.12 profile = kernel-src {}, {} events)\n",
                           s_.file, kernel_src::kernel_version(), events);
@@ -242,6 +242,7 @@ class DiffEngine final : public Engine {
   std::unique_ptr<Machine> k_;
   std::string difference_;
   int line_ = 0;
+  int overflow_line_ = 0;  // the first event after which the reference reported an s64 overflow
 };
 
 }  // namespace

@@ -24,7 +24,7 @@ class ProfileEngine final : public Engine {
   explicit ProfileEngine(const EngineSetup& s)
       : s_(s), m_(make_config(s.header, s.options, s.file), make_task_specs(s.header)),
         summary_(s.options.dump != Dump::none ? s.err : s.out) {
-    if (!s.header.expect_violations.empty() || !s.options.check.empty())
+    if (!expects_only_kernel_match(s.header) || !s.options.check.empty())
       throw trace::TraceError({s.file, 0, 0},
                               fmt::format("properties are not checked on profile {} yet", *s.header.kernel),
                               "replay it with --model=kernel-src or --diff=kernel-src, or under `kernel 6.18`");

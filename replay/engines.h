@@ -17,4 +17,8 @@ std::unique_ptr<Engine> make_profile_engine(const EngineSetup& setup);
 std::unique_ptr<Engine> make_kernel_src_engine(const EngineSetup& setup);
 std::unique_ptr<Engine> make_diff_engine(const EngineSetup& setup);
 
+// Whether the trace-wide expectations name kernel_matches_reference only: judged by
+// --diff=kernel-src, so the other engines may replay such a trace without judging them.
+bool expects_only_kernel_match(const trace::Header& header);
+
 }  // namespace eevdf::replay

@@ -8,6 +8,7 @@
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "kernel_src/compare.h"
 #include "kernel_src/machine.h"
+#include "replay/apply_event_kernel_src.h"
 #endif
 
 namespace eevdf::runner {
@@ -23,32 +24,6 @@ generator::Options kernel_src_generator_options(generator::Options o) {
 
 bool kernel_src_available() { return true; }
 
-namespace {
-
-// The trace verb on kernel-src (the same mapping as replay::apply_event).
-std::string apply(kernel_src::Machine& m, const trace::Event& e) {
-  const int p = e.task != 0 ? m.task_index(e.task) : (e.cpu ? m.curr_index(*e.cpu) : -1);
-  const int cpu = e.cpu.value_or(-1);
-  switch (e.verb) {
-    case trace::Verb::fork: return m.fork(e.time_ns, p, cpu);
-    case trace::Verb::wake: return m.wake(e.time_ns, p, cpu);
-    case trace::Verb::sleep:
-      return m.sleep(e.time_ns, p,
-                     e.io == trace::Io::io       ? model::io_sleep::io
-                     : e.io == trace::Io::noacct ? model::io_sleep::noacct
-                                                 : model::io_sleep::none);
-    case trace::Verb::tick: return m.tick(e.time_ns, e.all_cpus ? -1 : cpu);
-    case trace::Verb::migrate: return m.migrate(e.time_ns, p, cpu);
-    case trace::Verb::renice: return m.renice(e.time_ns, p, e.nice);
-    case trace::Verb::setslice: return m.setslice(e.time_ns, p, e.slice_ns);
-    case trace::Verb::yield: return m.yield(e.time_ns, p);
-    case trace::Verb::exit: return m.exit(e.time_ns, p);
-  }
-  return "unknown verb";
-}
-
-}  // namespace
-
 DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed) {
   EEVDF_ASSERT(o.profile == "6.12", "kernel-src traces are drawn under the 6.12 profile");
   generator::Generator gen(seed, o);
@@ -61,8 +36,15 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed) {
     ++out.events;
     const std::string reason = replay::apply_event(ref, *e);
     EEVDF_ASSERT(reason.empty(), "the reference rejected a generated event: " + reason);
-    ref.clear_overflows();
-    const std::string k_reason = apply(k, *e);
+    for (int cpu = 0; cpu < config.topology.ncpus(); ++cpu)
+      out.after_overflow = !ref.drain_overflows(cpu).empty() || out.after_overflow;
+    const std::string k_reason = replay::apply_event(k, *e);
+    if (!k.oops().empty()) {
+      out.oops = k.oops();
+      out.line = e->line;
+      out.time_ns = e->time_ns;
+      break;
+    }
     out.difference = !k_reason.empty() ? "kernel-src refused the event: " + k_reason
                                        : kernel_src::first_difference(ref, k);
     if (out.difference.empty() && k.warnings() != 0) out.difference = "the kernel code warned (SCHED_WARN_ON)";

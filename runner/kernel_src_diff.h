@@ -24,6 +24,15 @@ struct DiffOutcome {
   std::uint64_t time_ns = 0;
   std::string difference;  // empty: they agree on the whole trace
   std::uint64_t draws = 0;  // the generator's PRNG draws (the run digest counts them)
+  // Where the real kernel would have crashed (a NULL pick after an s64 overflow, where
+  // the reference leaves the CPU idle and its properties report it); the comparison
+  // stops there. Empty: no crash.
+  std::string oops;
+  // The reference reported an s64 overflow before the difference or crash: past it the
+  // kernel's rbtree order under wrapped sums is not the reference's exact one (the pick
+  // needs the tree's shape, like stale_min_slice), so a difference then is a
+  // consequence of the overflow, not a disagreement of the profile.
+  bool after_overflow = false;
 };
 
 // Generates trace `seed` with `o` (already 6.12: kernel_src_generator_options) and

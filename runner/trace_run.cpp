@@ -12,6 +12,7 @@
 #include "generator/generator.h"
 #include "generator/prng.h"
 #include "model/arith_kernel.h"
+#include "properties/findings.h"
 #include "properties/registry.h"
 #include "replay/checked_run.h"
 #include "replay/model_config.h"
@@ -84,6 +85,16 @@ std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, Co
   const DiffOutcome d = diff_generated(o.generator, seed);
   t.events += d.events;
   t.draws += d.draws;
+  if (!d.oops.empty()) {  // the real kernel would have crashed: a known finding (findings.h)
+    properties::Violation v;
+    v.property = "kernel_matches_reference";
+    v.line = d.line;
+    v.time_ns = d.time_ns;
+    v.values = d.oops;
+    v.explanation = "kernel-src would have crashed where the reference leaves the CPU idle";
+    v.finding = properties::kFindings[2].name;
+    sink.violation(v);
+  }
   if (!d.difference.empty()) {
     properties::Violation v;
     v.property = "kernel_matches_reference";
@@ -91,6 +102,7 @@ std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, Co
     v.time_ns = d.time_ns;
     v.values = d.difference;
     v.explanation = "the reference's 6.12 profile and kernel-src (the real 6.12 fair.c) disagree after this event";
+    v.consequence = d.after_overflow;  // past an s64 overflow the tree order is the kernel's alone
     sink.violation(v);
   }
   return fnv1a(fnv1a(kFnvOffset, std::to_string(d.events)), d.difference);

@@ -28,9 +28,18 @@
 #define max_t(t, a, b) ({ t _a = (a); t _b = (b); _a > _b ? _a : _b; })
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 
+/* Where the real kernel would crash (a NULL dereference, a divide error): the harness
+ * records why and unwinds to the entry point that called into the kernel code
+ * (harness.c), which leaves the machine stopped. Only reachable after an s64 overflow. */
+_Noreturn void ksrc_oops(const char *why);
+
 /* 64-bit kernel arithmetic (include/linux/math64.h semantics). In 6.12 div_s64 takes
- * an s32 divisor and truncates toward zero. */
-static inline s64 div_s64(s64 dividend, s32 divisor) { return dividend / divisor; }
+ * an s32 divisor and truncates toward zero; the CPU faults on 0 and on INT64_MIN/-1. */
+static inline s64 div_s64(s64 dividend, s32 divisor) {
+  if (divisor == 0) ksrc_oops("divide error: div_s64 by 0 (an s32-truncated weight)");
+  if (divisor == -1 && dividend == INT64_MIN) ksrc_oops("divide error: div_s64(INT64_MIN, -1)");
+  return dividend / divisor;
+}
 static inline u64 mul_u32_u32(u32 a, u32 b) { return (u64)a * b; }
 static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift) {
   return (u64)(((unsigned __int128)a * mul) >> shift);
