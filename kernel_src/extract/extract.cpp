@@ -133,9 +133,8 @@ std::vector<Item> find_functions(const std::string& src, const std::string& code
   std::vector<Item> found;
   for (std::size_t pos = code.find(name); pos != std::string::npos; pos = code.find(name, pos + 1)) {
     if (d[pos] != 0 || (pos > 0 && ident_char(code[pos - 1])) || ident_char(code[pos + name.size()])) continue;
-    if (code.find_first_not_of(" \t", line_start(code, pos)) == code.find('#', line_start(code, pos)) &&
-        code.find('#', line_start(code, pos)) < pos)
-      continue;  // inside a directive
+    const std::size_t first = code.find_first_not_of(" \t", line_start(code, pos));
+    if (first < pos && code[first] == '#') continue;  // a macro's name or use in a directive
     const std::size_t paren = skip_space(code, pos + name.size());
     if (paren >= code.size() || code[paren] != '(') continue;
     const std::size_t close = matching(code, paren, '(', ')');
