@@ -14,6 +14,7 @@
 
 #include "bench/bench.h"
 #include "cli/commands.h"
+#include "replay/replay.h"
 
 namespace eevdf::cli {
 namespace {
@@ -66,6 +67,7 @@ void print_table(const std::vector<bench::TraceResult>& results) {
                              r.events, k, c, c > 0 ? k / c : 0, r.models[2].events, i, kp, i > 0 ? kp / i : 0);
   }
   // `kernel 6.12` traces: the reference's 6.12 profile beside kernel-src (the real fair.c).
+  if (replay::have_kernel_src()) std::cout << fmt::format("\nkernel-src: {}", replay::kernel_src_version());
   std::cout << fmt::format("\n{:<14} {:>8} {:>15} {:>15} {:>9}\n", "kernel 6.12", "events", "6.12 ref ev/s",
                            "kernel-src ev/s", "ref/src");
   for (const auto& r : results) {
