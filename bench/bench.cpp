@@ -13,6 +13,10 @@
 #include "model/arith_kernel.h"
 #include "model/fast/fast_machine.h"
 #include "replay/checked_run.h"
+#ifdef EEVDF_HAVE_KERNEL_SRC
+#include "kernel_src/machine.h"
+#include "replay/apply_event_kernel_src.h"
+#endif
 #include "replay/model_config.h"
 #include "replay/vocabulary.h"
 #include "trace/reader.h"
@@ -99,6 +103,27 @@ void replay_checked(const trace::Header& h, const std::vector<trace::Event>& eve
   }
 }
 
+// A `kernel 6.12` trace through the reference's 6.12 profile, or through kernel-src
+// (the real fair.c) when the build has it.
+std::uint64_t replay_6_12(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
+  model::Machine<model::KernelArith, model::profile_6_12> m(replay::make_config(h, {}, "bench"),
+                                                            replay::make_task_specs(h));
+  for (std::uint64_t i = 0; i < n; ++i) {
+    EEVDF_ASSERT(replay::apply_event(m, events[i]).empty(), "a benchmark trace must be valid");
+    m.clear_overflows();
+  }
+  return n;
+}
+
+#ifdef EEVDF_HAVE_KERNEL_SRC
+std::uint64_t replay_kernel_src(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
+  kernel_src::Machine m(replay::make_config(h, {}, "bench"), replay::make_task_specs(h));
+  for (std::uint64_t i = 0; i < n; ++i)
+    EEVDF_ASSERT(replay::apply_event(m, events[i]).empty(), "a benchmark trace must be valid on kernel-src");
+  return n;
+}
+#endif
+
 }  // namespace
 
 TraceResult run_trace(const std::string& name, const std::string& text, const Options& o) {
@@ -116,6 +141,13 @@ TraceResult run_trace(const std::string& name, const std::string& text, const Op
   const auto measure = [&](const char* model, std::uint64_t count, const std::function<void()>& work) {
     if (wanted(model)) r.models.push_back({model, count, best_of(o.repetitions, work)});
   };
+  if (t.header.kernel.value_or("6.18") == "6.12") {  // a 6.12 trace: the 6.12 reference and the real code
+    measure("kernel-6.12", n, [&] { replay_6_12(t.header, events, n); });
+#ifdef EEVDF_HAVE_KERNEL_SRC
+    measure("kernel-src", n, [&] { replay_kernel_src(t.header, events, n); });
+#endif
+    return r;
+  }
   measure("kernel", n, [&] { replay_plain<model::KernelArith>(t.header, events, n); });
   measure("fast-scalar", n, [&] { replay_fast<false>(t.header, events, n); });
   measure("fast-simd", n, [&] { replay_fast<true>(t.header, events, n); });

@@ -14,6 +14,7 @@
 
 #include "bench/bench.h"
 #include "cli/commands.h"
+#include "replay/replay.h"
 
 namespace eevdf::cli {
 namespace {
@@ -58,12 +59,15 @@ double rate(const bench::TraceResult& r, const std::string& model) {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-// Two tables from one run: the fast model against the references, then the
-// checker's cost and the ideal prefix.
+// Three tables from one run: the fast model against the references, the checker's
+// cost and the ideal prefix (6.18 traces), then `kernel 6.12` traces: the
+// reference's 6.12 profile beside kernel-src (the real fair.c).
 void print_table(const std::vector<bench::TraceResult>& results) {
+  const auto is_6_12 = [](const bench::TraceResult& r) { return rate(r, "kernel-6.12") > 0; };
   std::cout << fmt::format("{:<12} {:>7} {:>11} {:>12} {:>12} {:>10} {:>10} {:>11}\n", "trace", "events",
                            "kernel ev/s", "fast-scalar", "fast-simd", "simd/scal", "fast/kern", "fast/ideal");
   for (const auto& r : results) {
+    if (is_6_12(r)) continue;
     const double k = rate(r, "kernel"), fs = rate(r, "fast-scalar"), fv = rate(r, "fast-simd");
     const double best = std::max(fs, fv);
     std::cout << fmt::format("{:<12} {:>7} {:>11.0f} {:>12.0f} {:>12.0f} {:>10.2f} {:>10.1f} {:>11.0f}\n", r.name,
@@ -73,12 +77,23 @@ void print_table(const std::vector<bench::TraceResult>& results) {
             << fmt::format("{:<12} {:>13} {:>9} | {:>7} {:>11} {:>12} {:>8}\n", "trace", "+checks ev/s", "checks x",
                            "prefix", "ideal ev/s", "kernel ev/s", "k/ideal");
   for (const auto& r : results) {
+    if (is_6_12(r)) continue;
     const double k = rate(r, "kernel"), c = rate(r, "kernel+checks"), i = rate(r, "ideal"), kp = rate(r, "kernel-prefix");
     std::uint64_t prefix = 0;
     for (const auto& m : r.models)
       if (m.model == "ideal") prefix = m.events;
     std::cout << fmt::format("{:<12} {:>13.0f} {:>9.2f} | {:>7} {:>11.0f} {:>12.0f} {:>8.1f}\n", r.name, c,
                              ratio(k, c), prefix, i, kp, ratio(kp, i));
+  }
+  if (replay::have_kernel_src()) std::cout << fmt::format("\nkernel-src: {}", replay::kernel_src_version());
+  std::cout << fmt::format("\n{:<14} {:>8} {:>15} {:>15} {:>9}\n", "kernel 6.12", "events", "6.12 ref ev/s",
+                           "kernel-src ev/s", "ref/src");
+  for (const auto& r : results) {
+    if (!is_6_12(r)) continue;
+    const double ref = rate(r, "kernel-6.12"), src = rate(r, "kernel-src");
+    std::cout << fmt::format("{:<14} {:>8} {:>15.0f} {:>15} {:>9}\n", r.name, r.events, ref,
+                             src > 0 ? fmt::format("{:.0f}", src) : "not built",
+                             src > 0 ? fmt::format("{:.2f}", ref / src) : "-");
   }
 }
 

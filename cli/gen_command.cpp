@@ -24,6 +24,7 @@ struct GenFlags {
   std::uint64_t gap_max_ns = 0;
   std::string mix;  // "", tick-heavy, wakeup-heavy
   std::string output;
+  std::string profile = "6.18";
 };
 
 // Fixed verb weights for the benchmark shapes (indexed by trace::Verb).
@@ -44,6 +45,7 @@ int run(const GenFlags& f) {
   o.hz = f.hz;
   o.gap_max_ns = f.gap_max_ns;
   o.verb_weights = mix_weights(f.mix);
+  o.profile = f.profile;  // validity depends on the profile's decisions
   std::ofstream file;
   if (!f.output.empty()) {
     file.open(f.output);
@@ -57,7 +59,8 @@ int run(const GenFlags& f) {
   out << "# eevdf-check gen --seed " << f.seed << " --events " << f.events << " --tasks " << f.tasks
       << " --busy-cpus " << f.busy_cpus << " --sockets " << f.sockets << " --cores " << f.cores << " --hz "
       << f.hz << (f.mix.empty() ? "" : " --mix " + f.mix)
-      << (f.gap_max_ns == 0 ? "" : " --gap-max " + std::to_string(f.gap_max_ns)) << "\n";
+      << (f.gap_max_ns == 0 ? "" : " --gap-max " + std::to_string(f.gap_max_ns))
+      << (f.profile == "6.18" ? "" : " --profile " + f.profile) << "\n";
   trace::write_header(out, gen.header());
   while (const auto e = gen.next()) out << trace::format_event(*e) << "\n";
   return 0;
@@ -77,6 +80,8 @@ Run add_gen(CLI::App& app) {
   cmd->add_option("--hz", f->hz, "Tick rate")->check(CLI::Range(1, 100000));
   cmd->add_option("--mix", f->mix, "Event mix")->check(CLI::IsMember({"tick-heavy", "wakeup-heavy"}));
   cmd->add_option("--gap-max", f->gap_max_ns, "Longest gap between events in ns (default: a tick)");
+  cmd->add_option("--profile", f->profile, "Semantics profile the trace is valid under (writes `kernel 6.12`)")
+      ->check(CLI::IsMember({"6.18", "6.12"}));
   cmd->add_option("-o,--output", f->output, "Output file (default: stdout)");
   return [f] { return run(*f); };
 }

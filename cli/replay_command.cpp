@@ -22,7 +22,8 @@ struct ReplayFlags {
   std::vector<std::string> check;
   std::vector<std::string> skip;
   bool keep_going = false;
-  bool diff = false;
+  std::string model = "reference";
+  std::string diff;  // "fast" (`--diff`) or "kernel-src"
 };
 
 replay::Options to_options(const ReplayFlags& flags) {
@@ -36,7 +37,9 @@ replay::Options to_options(const ReplayFlags& flags) {
   options.check = flags.check;
   options.skip = flags.skip;
   options.keep_going = flags.keep_going;
-  options.diff = flags.diff;
+  if (flags.model == "kernel-src") options.model = replay::Model::kernel_src;
+  options.diff = flags.diff == "fast";
+  options.diff_kernel_src = flags.diff == "kernel-src";
   return options;
 }
 
@@ -82,9 +85,14 @@ Run add_replay(CLI::App& app) {
       ->delimiter(',')
       ->check(CLI::IsMember(replay::vocabulary().properties));
   cmd->add_flag("--keep-going", flags->keep_going, "Report every violation instead of stopping at the first");
-  cmd->add_flag("--diff", flags->diff,
-                "fast_matches_reference: run the fast model (scalar and SIMD builds) beside the kernel reference and "
-                "report the first differing field, event and line");
+  cmd->add_option("--model", flags->model,
+                  "reference (default) or kernel-src: Debian's 6.12 fair.c, for `kernel 6.12` traces")
+      ->check(CLI::IsMember({"reference", "kernel-src"}));
+  cmd->add_flag("--diff{fast}", flags->diff,
+                "--diff (or --diff=fast): fast_matches_reference, the fast model (scalar and SIMD builds) beside the "
+                "kernel reference, reporting the first differing field, event and line; --diff=kernel-src: the 6.12 "
+                "profile beside kernel-src (kernel_matches_reference)")
+      ->check(CLI::IsMember({"fast", "kernel-src"}));
   return [flags] { return run(*flags); };
 }
 

@@ -17,6 +17,8 @@
 #include "model/injections.h"
 #include "properties/catalogue.h"
 #include "runner/campaign.h"
+#include "replay/replay.h"
+#include "runner/kernel_src_diff.h"
 #include "runner/saved_trace.h"
 
 namespace eevdf::cli {
@@ -39,6 +41,7 @@ struct RunFlags {
   std::string corpus_dir = "corpus/new";
   double shrink_seconds = runner::kShrinkSecondsMax;
   std::uint64_t diff_every = 0;
+  std::string model = "reference";
 };
 
 // "60s", "2m", "500ms", "1h" or a plain number of seconds; negative: not a duration.
@@ -84,6 +87,10 @@ std::string to_options(const RunFlags& f, runner::Options& o) {
   o.selection.check = f.check;
   o.selection.skip = f.skip;
   o.strict = f.strict;
+  if (f.model == "kernel-src") {
+    o.kernel_src = true;
+    o.generator = runner::kernel_src_generator_options(o.generator);
+  }
   return runner::validate(o);
 }
 
@@ -98,6 +105,7 @@ std::string command_line(const RunFlags& f, const runner::Options& o) {
   if (f.unphysical) c += " --unphysical";
   if (f.strict) c += " --strict";
   if (f.diff_every != 0) c += fmt::format(" --diff-every {}", f.diff_every);
+  if (f.model != "reference") c += " --model " + f.model;
   return c;
 }
 
@@ -124,9 +132,11 @@ void print_settings(const RunFlags& f, const runner::Options& o) {
   std::string inject;
   for (const auto& i : f.injections) inject += (inject.empty() ? "" : ", ") + i;
   std::cout << fmt::format(
-      "settings: topology {}, profile 6.18 {}, budget {}, jobs {}, shard {}/{}, features {}, {} tasks {}..{} "
+      "settings: topology {}, {} {}, budget {}, jobs {}, shard {}/{}, features {}, {} tasks {}..{} "
       "on up to {} busy CPUs, {}..{} events, steady 1 trace in {}, kernel arithmetic\n",
-      f.topology, inject.empty() ? "(faithful)" : "with injections " + inject, budget_text(o), o.jobs,
+      f.topology,
+      o.kernel_src ? fmt::format("profile 6.12 against kernel-src {}", replay::kernel_src_version()) : "profile 6.18",
+      inject.empty() ? "(faithful)" : "with injections " + inject, budget_text(o), o.jobs,
       o.shard_index, o.shard_count, features, f.unphysical ? "UNPHYSICAL (long tick-less gaps)," : "physical,",
       o.generator.tasks_min, o.generator.tasks_max, o.generator.busy_cpus_max, o.generator.events_min,
       o.generator.events_max, o.generator.steady.denominator);
@@ -137,7 +147,7 @@ void print_settings(const RunFlags& f, const runner::Options& o) {
         o.diff_every);
 }
 
-void print_table(const runner::Result& r) {
+void print_table(const runner::Result& r, bool kernel_src) {
   const runner::Tally& t = r.tally;
   std::cout << fmt::format("\n{:<26} {:>14} {:>11} {:>8}\n", "property", "events checked", "violations", "traces");
   for (const std::string& p : r.properties) {
@@ -150,6 +160,10 @@ void print_table(const runner::Result& r) {
   if (t.findings.empty()) std::cout << "  none\n";
   for (const auto& [name, n] : t.findings)
     std::cout << fmt::format("  {:<36} {:>8} (first: trace {})\n", name, n, t.first_finding.at(name).index);
+  if (kernel_src) {  // the probes observe the default profile's model, which a kernel-src run does not drive
+    std::cout << "\ncoverage: not probed in kernel-src runs\n";
+    return;
+  }
   std::cout << "\ncoverage (kernel paths exercised)\n";
   for (std::size_t i = 0; i < runner::kProbeNames.size(); ++i)
     std::cout << fmt::format("  {:<26} {:>10}{}\n", runner::kProbeNames[i], t.coverage[i],
@@ -185,8 +199,17 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
   std::vector<Saved> saved;
   for (const runner::FirstViolation& v : runner::failures(r, o.strict)) {
     if (!f.json) std::cerr << fmt::format("shrinking trace {} ({})...\n", v.index, v.property);
+    // The shrinkers replay through the reference alone, which cannot see a difference
+    // from kernel-src: such a trace is saved whole.
     const auto start = std::chrono::steady_clock::now();
-    const runner::Shrunk s = runner::shrink_failure(o, v, f.shrink_seconds);
+    runner::Shrunk s;
+    if (o.kernel_src) {
+      s.trace = generator::generate_trace(v.seed, o.generator);
+      s.stats.events_before = s.stats.events_after = s.trace.body.size();
+      s.stats.stopped_because = "not shrunk: the shrinkers replay the reference alone";
+    } else {
+      s = runner::shrink_failure(o, v, f.shrink_seconds);
+    }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o));
     const std::string path = write_new(f.corpus_dir, v.property, text);
@@ -258,7 +281,7 @@ int run(RunFlags f) {
               << command_line(f, o) << "\n";
     return 3;
   }
-  if (!f.json) print_table(r);
+  if (!f.json) print_table(r, o.kernel_src);
   const std::vector<Saved> saved = save_failures(f, o, r);
   const int code = saved.empty() ? 0 : 1;
   if (f.json) {
@@ -305,6 +328,9 @@ Run add_run(CLI::App& app) {
                   "event (fast_matches_reference; a difference is an internal error, exit 3)");
   cmd->add_flag("--strict", f->strict, "Known findings fail the run too");
   cmd->add_option("--corpus-dir", f->corpus_dir, "Where failing traces are saved (default corpus/new)");
+  cmd->add_option("--model", f->model,
+                  "reference (default) or kernel-src: 6.12 traces through the 6.12 profile and the real fair.c")
+      ->check(CLI::IsMember({"reference", "kernel-src"}));
   cmd->add_option("--shrink-time", f->shrink_seconds, "Seconds per shrink (default 30)")->check(CLI::Range(0.0, 3600.0));
   return [f] { return run(*f); };
 }

@@ -111,6 +111,7 @@ trace::Header draw_header(Prng& prng, const Options& o, const model::Topology& t
     set_feature(h.features, name, on);
   }
   h.injections = o.injections;
+  if (o.profile != "6.18") h.kernel = o.profile;  // the default profile is not written: `gen` traces unchanged
   return h;
 }
 

@@ -22,7 +22,9 @@
 namespace eevdf::generator {
 namespace {
 
-using Machine = model::Machine<model::KernelArith>;
+// The kernel-arithmetic reference under the trace's profile (Options::profile).
+using Machine618 = model::Machine<model::KernelArith, model::profile_6_18>;
+using Machine612 = model::Machine<model::KernelArith, model::profile_6_12>;
 using model::task_state;
 
 // A proposal fails when no task is in a state its verb needs; after this many the
@@ -58,6 +60,7 @@ model::Config config_of(const trace::Header& h, const model::Topology& topo) {
   return c;
 }
 
+template <class Machine>
 struct Generation {
   Prng& prng;
   const Options& o;
@@ -83,7 +86,8 @@ struct Generation {
 };
 
 // An event of verb `v` legal now, or nothing when no task or CPU fits.
-std::optional<trace::Event> propose(Generation& g, trace::Verb v) {
+template <class G>
+std::optional<trace::Event> propose(G& g, trace::Verb v) {
   trace::Event e;
   e.verb = v;
   const auto running = g.tasks_in({task_state::running});
@@ -145,7 +149,8 @@ std::optional<trace::Event> propose(Generation& g, trace::Verb v) {
 }
 
 // How far time moves before the next proposed event.
-std::uint64_t draw_gap(Generation& g) {
+template <class G>
+std::uint64_t draw_gap(G& g) {
   const std::uint64_t tick = g.m.config().tick_nsec;
   if (g.steady) return tick;  // every CPU ticked each TICK_NSEC, no tick-less stretch
   const std::uint64_t r = g.prng.range_inclusive(0, 15);
@@ -156,7 +161,8 @@ std::uint64_t draw_gap(Generation& g) {
   return g.prng.range_inclusive(tick, kUnphysicalGapNsMax);
 }
 
-trace::Verb draw_verb(Generation& g) {
+template <class G>
+trace::Verb draw_verb(G& g) {
   std::uint64_t total = 0;
   for (std::uint32_t w : g.weights) total += w;
   std::uint64_t x = g.prng.range_inclusive(1, total);
@@ -168,7 +174,8 @@ trace::Verb draw_verb(Generation& g) {
 }
 
 // The CPU whose physical tick is due first among those with >= 2 queued entities.
-std::optional<int> first_tick_due(const Generation& g, std::uint64_t before) {
+template <class G>
+std::optional<int> first_tick_due(const G& g, std::uint64_t before) {
   std::optional<int> first;
   for (const auto& rq : g.m.rqs()) {
     const auto due = g.tick_due[static_cast<std::size_t>(rq.cpu)];
@@ -179,7 +186,8 @@ std::optional<int> first_tick_due(const Generation& g, std::uint64_t before) {
 }
 
 // The next event: a due tick, or a drawn verb at a drawn time.
-trace::Event next_event(Generation& g) {
+template <class G>
+trace::Event next_event(G& g) {
   const std::uint64_t target = g.now + draw_gap(g);
   if (!g.o.unphysical) {
     if (const auto cpu = first_tick_due(g, target)) {
@@ -203,7 +211,8 @@ trace::Event next_event(Generation& g) {
   return tick;
 }
 
-void after_event(Generation& g, const trace::Event& e) {
+template <class G>
+void after_event(G& g, const trace::Event& e) {
   const std::uint64_t tick = g.m.config().tick_nsec;
   for (const auto& rq : g.m.rqs()) {
     const bool ticked = e.verb == trace::Verb::tick && (e.all_cpus || e.cpu == rq.cpu);
@@ -213,53 +222,30 @@ void after_event(Generation& g, const trace::Event& e) {
   }
 }
 
-}  // namespace
+// Draws the verb weights and the length after the header (the same draws whatever
+// the profile).
+template <class G>
+std::uint64_t init_generation(G& g, Prng& prng, const Options& options, const model::Topology& topo) {
+  g.weights = options.verb_weights;
+  if (options.steady.numerator != 0) g.steady = prng.chance(options.steady);  // no draw when off
+  if (g.steady) {
+    // Steady: tasks only arrive (fork) and run; nothing sleeps, migrates or leaves.
+    g.weights = {};
+    g.weights[static_cast<std::size_t>(trace::Verb::fork)] = 1;
+    g.weights[static_cast<std::size_t>(trace::Verb::tick)] = 3;
+  } else if (std::all_of(g.weights.begin(), g.weights.end(), [](std::uint32_t w) { return w == 0; }))
+    g.weights = draw_weights(prng);
+  g.tick_due.assign(static_cast<std::size_t>(topo.ncpus()), g.m.config().tick_nsec);
+  return prng.range_inclusive(options.events_min, options.events_max);
+}
 
-struct Generator::State {
-  Prng prng;
-  Options options;
-  model::Topology topo;
-  trace::Header header;
-  std::unique_ptr<Generation> g;
-  std::uint64_t events = 0;
-  std::uint64_t emitted = 0;
-
-  State(std::uint64_t seed, const Options& o) : prng(seed), options(o), topo(topology_of(o.topology)) {
-    std::vector<int> busy;
-    header = draw_header(prng, options, topo, busy);
-    // Aggregate-initialized in place: the model is neither copyable nor movable.
-    g.reset(new Generation{prng, options, topo, header, Machine(config_of(header, topo), specs_of(header)), busy,
-                           {}, {}, 0, false});
-    g->weights = options.verb_weights;
-    if (options.steady.numerator != 0) g->steady = prng.chance(options.steady);  // no draw when off
-    if (g->steady) {
-      // Steady: tasks only arrive (fork) and run; nothing sleeps, migrates or leaves.
-      g->weights = {};
-      g->weights[static_cast<std::size_t>(trace::Verb::fork)] = 1;
-      g->weights[static_cast<std::size_t>(trace::Verb::tick)] = 3;
-    } else if (std::all_of(g->weights.begin(), g->weights.end(), [](std::uint32_t w) { return w == 0; }))
-      g->weights = draw_weights(prng);
-    g->tick_due.assign(static_cast<std::size_t>(topo.ncpus()), g->m.config().tick_nsec);
-    events = prng.range_inclusive(options.events_min, options.events_max);
-  }
-};
-
-Generator::Generator(std::uint64_t seed, const Options& options)
-    : state_(std::make_unique<State>(seed, options)) {}
-
-Generator::~Generator() = default;
-
-const trace::Header& Generator::header() const { return state_->header; }
-bool Generator::steady() const { return state_->g->steady; }
-std::uint64_t Generator::draws() const { return state_->prng.draws(); }
-
-std::optional<trace::Event> Generator::next() {
-  if (state_->emitted == state_->events) return std::nullopt;
-  Generation& g = *state_->g;
+// One event: drawn, numbered, applied to the generator's model.
+template <class G>
+trace::Event step(G& g, std::uint64_t emitted) {
   trace::Event e = next_event(g);
   // Event lines number the body from 1: replay, static rules and shrinkers treat
   // line 0 as "never happened" (a fork at line 0 would not count as a fork).
-  e.line = static_cast<int>(state_->emitted + 1);
+  e.line = static_cast<int>(emitted + 1);
   g.now = e.time_ns;
   std::string reason;
   try {
@@ -270,6 +256,52 @@ std::optional<trace::Event> Generator::next() {
   EEVDF_ASSERT(reason.empty(), "the generator proposed an illegal event: " + reason);
   g.m.clear_overflows();  // overflows are the replay's to report
   after_event(g, e);
+  return e;
+}
+
+}  // namespace
+
+struct Generator::State {
+  Prng prng;
+  Options options;
+  model::Topology topo;
+  trace::Header header;
+  // One of the two, by Options::profile: validity depends on the profile's decisions.
+  std::unique_ptr<Generation<Machine618>> g618;
+  std::unique_ptr<Generation<Machine612>> g612;
+  std::uint64_t events = 0;
+  std::uint64_t emitted = 0;
+
+  State(std::uint64_t seed, const Options& o) : prng(seed), options(o), topo(topology_of(o.topology)) {
+    EEVDF_ASSERT(o.profile == "6.18" || o.profile == "6.12", "unknown profile " + o.profile);
+    std::vector<int> busy;
+    header = draw_header(prng, options, topo, busy);
+    const model::Config config = config_of(header, topo);
+    // Aggregate-initialized in place: the model is neither copyable nor movable.
+    if (o.profile == "6.12") {
+      g612.reset(new Generation<Machine612>{prng, options, topo, header, Machine612(config, specs_of(header)), busy,
+                                            {}, {}, 0, false});
+      events = init_generation(*g612, prng, options, topo);
+    } else {
+      g618.reset(new Generation<Machine618>{prng, options, topo, header, Machine618(config, specs_of(header)), busy,
+                                            {}, {}, 0, false});
+      events = init_generation(*g618, prng, options, topo);
+    }
+  }
+};
+
+Generator::Generator(std::uint64_t seed, const Options& options)
+    : state_(std::make_unique<State>(seed, options)) {}
+
+Generator::~Generator() = default;
+
+const trace::Header& Generator::header() const { return state_->header; }
+bool Generator::steady() const { return state_->g612 ? state_->g612->steady : state_->g618->steady; }
+std::uint64_t Generator::draws() const { return state_->prng.draws(); }
+
+std::optional<trace::Event> Generator::next() {
+  if (state_->emitted == state_->events) return std::nullopt;
+  trace::Event e = state_->g612 ? step(*state_->g612, state_->emitted) : step(*state_->g618, state_->emitted);
   ++state_->emitted;
   return e;
 }

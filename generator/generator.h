@@ -42,6 +42,9 @@ struct Options {
   // every CPU each TICK_NSEC, nothing leaving (the catalogue's steady stretch for
   // lag_bound_steady). {0, 1}: never.
   Ratio steady{0, 1};
+  // The semantics profile the traces are valid under (`kernel` header; validity
+  // depends on the model's decisions): "6.18" (default, no header line) or "6.12".
+  std::string profile = "6.18";
 };
 
 // A pull generator: the header first, then one event at a time. The same (seed,

@@ -6,6 +6,7 @@
 #include "base/assert.h"
 #include "model/flags.h"
 #include "model/machine.h"
+#include "model/profile_6_12-inl.h"
 #include "model/profile_6_18-inl.h"
 #include "model/tunables.h"
 

@@ -37,6 +37,7 @@ bool Machine<A, P>::update_deadline(cfs_rq<A>& cfs, entity& se) {
   if (!se.custom_slice) se.slice = cfg_.sysctl_base_slice;
   se.deadline = se.vruntime + calc_delta_fair(cfs, se.slice, se);
   ++cfs.generation;
+  deadline_renewed(cfs);
   return true;
 }
 
@@ -157,12 +158,7 @@ void Machine<A, P>::yield_task_fair(rq<A>& rq) {
   entity& se = rq.curr->se;
   clear_buddies(cfs, se);
   update_curr(cfs);
-  if (entity_eligible(cfs, se)) {
-    se.vruntime = se.deadline;
-    se.deadline = se.deadline + calc_delta_fair(cfs, se.slice, se);
-    ++cfs.generation;
-    update_min_vruntime(cfs);
-  }
+  if (entity_eligible(cfs, se)) yield_forfeit(cfs, se);
 }
 
 }  // namespace eevdf::model

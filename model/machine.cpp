@@ -11,5 +11,7 @@ namespace eevdf::model {
 
 template class Machine<KernelArith, profile_6_18>;
 template class Machine<IdealArith, profile_6_18>;
+template class Machine<KernelArith, profile_6_12>;
+template class Machine<IdealArith, profile_6_12>;
 
 }  // namespace eevdf::model

@@ -17,6 +17,7 @@
 
 #include "model/config.h"
 #include "model/observer.h"
+#include "model/profile_6_12.h"
 #include "model/profile_6_18.h"
 #include "model/task.h"
 
@@ -72,6 +73,7 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   // What differs between kernel versions (profile.h).
   using ops::avg_vruntime;
   using ops::cancel_protect_slice;
+  using ops::deadline_renewed;
   using ops::pick_keeps_curr;
   using ops::protect_slice;
   using ops::reweight_entity;
@@ -80,6 +82,7 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   using ops::update_min_vruntime;
   using ops::update_protect_slice;
   using ops::wakeup_preempt_pick;
+  using ops::yield_forfeit;
 
   // kernel/sched/fair.c (fair-inl.h)
   value entity_key(const cfs_rq<A>& cfs, const entity& se) const;

@@ -15,6 +15,11 @@ struct profile_6_18 {
   static constexpr std::string_view name = "6.18";
 };
 
+// Debian's 6.12.117 (package linux-source-6.12): profile_6_12.h.
+struct profile_6_12 {
+  static constexpr std::string_view name = "6.12";
+};
+
 template <class A, class Profile, class M>
 class profile_ops;  // defined per profile: profile_6_18-inl.h, ...
 

@@ -133,4 +133,12 @@ void profile_ops<A, profile_6_18, M>::wakeup_preempt_pick(rq<A>& rq, entity& se,
     update_protect_slice(cfs, se);
 }
 
+template <class A, class M>
+void profile_ops<A, profile_6_18, M>::yield_forfeit(cfs_rq<A>& cfs, entity& se) {
+  se.vruntime = se.deadline;
+  se.deadline = se.deadline + m().calc_delta_fair(cfs, se.slice, se);
+  ++cfs.generation;
+  update_min_vruntime(cfs);
+}
+
 }  // namespace eevdf::model

@@ -19,6 +19,7 @@ class profile_ops<A, profile_6_18, M> {
 
   value avg_vruntime(const cfs_rq<A>& cfs) const;
   void update_min_vruntime(cfs_rq<A>& cfs);
+  void deadline_renewed(cfs_rq<A>&) {}  // v0 is kept by update_min_vruntime()
   void set_protect_slice(cfs_rq<A>& cfs, entity& se);
   void update_protect_slice(cfs_rq<A>& cfs, entity& se);
   bool protect_slice(const cfs_rq<A>& cfs, const entity& se) const;
@@ -33,6 +34,8 @@ class profile_ops<A, profile_6_18, M> {
     return protect && protect_slice(cfs, curr);
   }
   void wakeup_preempt_pick(rq<A>& rq, entity& se, entity& pse);
+  // §12: an eligible curr forfeits the rest of its request.
+  void yield_forfeit(cfs_rq<A>& cfs, entity& se);
 
  private:
   M& m() { return static_cast<M&>(*this); }

@@ -17,7 +17,7 @@ struct FindingInfo {
   std::string_view origin;     // the kernel behaviour or commit it comes from
 };
 
-inline constexpr std::array<FindingInfo, 7> kFindings{{
+inline constexpr std::array<FindingInfo, 8> kFindings{{
     {"monotone-min-vruntime-overflow", "no_overflow", "6.18",
      "the runqueue had a tick-less stretch of at least 1 s with queued entities before the overflow",
      "min_vruntime as v0 up to v6.18.3 (zero_vruntime from 79f3f9bedd14, v6.19)"},
@@ -42,6 +42,10 @@ inline constexpr std::array<FindingInfo, 7> kFindings{{
     {"lag-bound-yield", "lag_bound", "6.12, 6.18",
      "a measure: a queued task yielded",
      "yield_task_fair moves vruntime to the deadline without service (§12)"},
+    {"kernel-src-null-pick-after-overflow", "kernel_matches_reference", "6.12 (kernel-src, Debian 6.12.117)",
+     "kernel-src stopped where the real code would crash: pick_eevdf() found nothing eligible after an s64 "
+     "overflow of the sums (unphysical tick-less stretches); the reference leaves the CPU idle there",
+     "pick_next_entity() dereferences pick_eevdf()'s result unchecked (linux-source-6.12 6.12.117-1~deb12u1)"},
 }};
 
 // The registered name `name`; a name not in the table fails to compile when the

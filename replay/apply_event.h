@@ -12,8 +12,8 @@
 namespace eevdf::replay {
 
 // The index of the task running on `cpu`, or -1 when it is idle.
-template <class A>
-int task_running_on(const model::Machine<A>& m, int cpu) {
+template <class A, class P>
+int task_running_on(const model::Machine<A, P>& m, int cpu) {
   const auto* curr = m.rqs().at(static_cast<std::size_t>(cpu)).curr;
   return curr == nullptr ? -1 : m.task_index(curr->id);
 }

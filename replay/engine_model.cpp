@@ -12,6 +12,7 @@
 #include "replay/apply_event.h"
 #include "replay/checked_run.h"
 #include "replay/engine.h"
+#include "replay/engines.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
 #include "replay/violations.h"
@@ -140,6 +141,6 @@ class ModelEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_engine(const EngineSetup& setup) { return std::make_unique<ModelEngine>(setup); }
+std::unique_ptr<Engine> make_reference_engine(const EngineSetup& setup) { return std::make_unique<ModelEngine>(setup); }
 
 }  // namespace eevdf::replay

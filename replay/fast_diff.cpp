@@ -222,6 +222,9 @@ Outcome replay_diff(std::istream& in, const std::string& file, const Options& op
         rules.check(*e);
         events.push_back(*e);
       }
+    if (reader.header().kernel.value_or("6.18") != "6.18")
+      throw trace::TraceError({file, 0, 0}, "the fast model implements the `kernel 6.18` profile only; "
+                                            "`replay --diff=kernel-src` compares a `kernel 6.12` trace");
     const Outcome scalar = diff_build<false>(reader.header(), events, options, file, out);
     return worst(scalar, diff_build<true>(reader.header(), events, options, file, out));
   } catch (const trace::TraceError& e) {

@@ -31,7 +31,9 @@ model::Config make_config(const trace::Header& header, const Options& options, c
   model::Config config;
   config.topology = make_topology(header, file);
   config.tick_nsec = model::tick_nsec(static_cast<std::uint64_t>(header.hz_or_default()));
-  config.normalized_base_slice = header.base_slice_ns.value_or(model::NORMALIZED_BASE_SLICE_6_18_NS);
+  const bool k612 = header.kernel.value_or("") == "6.12";
+  config.normalized_base_slice = header.base_slice_ns.value_or(k612 ? model::NORMALIZED_BASE_SLICE_6_12_NS
+                                                                     : model::NORMALIZED_BASE_SLICE_6_18_NS);
   config.sysctl_base_slice = model::sched_base_slice(config.normalized_base_slice, config.topology.ncpus());
   for (const auto& [name, on] : header.features) {
     const auto feature = model::feature_by_name(name);

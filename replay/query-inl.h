@@ -33,12 +33,12 @@ Rational to_rational(const typename A::value& v) {
 }
 
 // V - vruntime (lag) or deadline - V (deadline_rel) of a queued task.
-template <class A>
-typename A::value lag_of(const model::Machine<A>& m, const model::task_struct<A>& p) {
+template <class A, class P>
+typename A::value lag_of(const model::Machine<A, P>& m, const model::task_struct<A>& p) {
   return m.avg_vruntime_of(p.cpu) - p.se.vruntime;
 }
-template <class A>
-typename A::value deadline_rel_of(const model::Machine<A>& m, const model::task_struct<A>& p) {
+template <class A, class P>
+typename A::value deadline_rel_of(const model::Machine<A, P>& m, const model::task_struct<A>& p) {
   return p.se.deadline - m.avg_vruntime_of(p.cpu);
 }
 
@@ -48,8 +48,8 @@ QueryResult compare_int(std::int64_t expected, std::int64_t actual) {
 }
 
 // Queries about a task that need it on a runqueue.
-template <class A>
-QueryResult evaluate_queued(const model::Machine<A>& m, const model::task_struct<A>& p, const trace::Expect& x) {
+template <class A, class P>
+QueryResult evaluate_queued(const model::Machine<A, P>& m, const model::task_struct<A>& p, const trace::Expect& x) {
   switch (x.query) {
     case trace::Query::eligible: {
       const bool e = m.eligible(p);
@@ -74,8 +74,8 @@ QueryResult evaluate_queued(const model::Machine<A>& m, const model::task_struct
   }
 }
 
-template <class A>
-QueryResult evaluate_task(const model::Machine<A>& m, const model::task_struct<A>& p, const trace::Expect& x) {
+template <class A, class P>
+QueryResult evaluate_task(const model::Machine<A, P>& m, const model::task_struct<A>& p, const trace::Expect& x) {
   const model::task_state s = m.state_of(p);
   switch (x.query) {
     case trace::Query::state: return {static_cast<int>(s) == x.value, trace::state_name(static_cast<trace::TaskState>(s))};
@@ -92,8 +92,8 @@ QueryResult evaluate_task(const model::Machine<A>& m, const model::task_struct<A
   }
 }
 
-template <class A>
-QueryResult evaluate_cpu(const model::Machine<A>& m, const trace::Expect& x) {
+template <class A, class P>
+QueryResult evaluate_cpu(const model::Machine<A, P>& m, const trace::Expect& x) {
   const auto& rq = m.rqs().at(static_cast<std::size_t>(x.subject));
   switch (x.query) {
     case trace::Query::curr: {
@@ -108,8 +108,8 @@ QueryResult evaluate_cpu(const model::Machine<A>& m, const trace::Expect& x) {
   }
 }
 
-template <class A>
-QueryResult evaluate(const model::Machine<A>& m, const trace::Expect& x) {
+template <class A, class P>
+QueryResult evaluate(const model::Machine<A, P>& m, const trace::Expect& x) {
   switch (x.query) {
     case trace::Query::curr:
     case trace::Query::nr_running:
@@ -131,8 +131,8 @@ inline nlohmann::ordered_json json_number(const Rational& r) {
   return r.str();
 }
 
-template <class A>
-nlohmann::ordered_json dump_state(const model::Machine<A>& m, int line, const std::string& event, bool all_cpus) {
+template <class A, class P>
+nlohmann::ordered_json dump_state(const model::Machine<A, P>& m, int line, const std::string& event, bool all_cpus) {
   nlohmann::ordered_json cpus = nlohmann::ordered_json::array();
   for (const auto& rq : m.rqs()) {
     if (!all_cpus && !rq.ever_enqueued) continue;

@@ -82,7 +82,13 @@ Outcome replay(std::istream& in, const std::string& file, const Options& options
   if (options.diff) return replay_diff(in, file, options, out, err);
   try {
     const Prescan scan = prescan(in);
-    const trace::Arith arith = scan.seekable ? choose_arith(in, file, options) : options.arith.value_or(trace::Arith::kernel);
+    // kernel-src and the differential run the kernel arithmetic only: the real code has no other.
+    const bool kernel_only = options.model == Model::kernel_src || options.diff_kernel_src;
+    if (kernel_only && options.arith && *options.arith != trace::Arith::kernel)
+      throw trace::TraceError({file, 0, 0}, "kernel-src runs in kernel arithmetic only: drop --arith");
+    const trace::Arith arith = kernel_only        ? trace::Arith::kernel
+                               : scan.seekable ? choose_arith(in, file, options)
+                                               : options.arith.value_or(trace::Arith::kernel);
     if (arith != trace::Arith::both) return run_pass(in, file, options, arith, scan, out, err);
     const Outcome kernel = run_pass(in, file, options, trace::Arith::kernel, scan, out, err);
     in.clear();

@@ -17,6 +17,10 @@ enum class Outcome { clean = 0, failed = 1, bad_input = 2, internal = 3 };
 
 enum class Dump { none, active_cpus, full };
 
+// Which implementation replays: the reference model (its profile from the trace's
+// `kernel` header) or the real 6.12 fair.c (kernel_src/, `kernel 6.12` traces only).
+enum class Model { reference, kernel_src };
+
 struct Options {
   std::optional<trace::Arith> arith;    // --arith; default: the trace's `arith`
   std::vector<std::string> injections;  // --inject NAME, repeatable
@@ -25,7 +29,17 @@ struct Options {
   std::vector<std::string> skip;        // --skip a,b
   bool keep_going = false;              // --keep-going: collect every violation
   bool diff = false;                    // --diff: fast_matches_reference instead of the checks
+  Model model = Model::reference;       // --model
+  // --diff=kernel-src: replay the reference (6.12 profile, kernel arithmetic) and
+  // kernel-src side by side, comparing every state field after every event
+  // (kernel_matches_reference).
+  bool diff_kernel_src = false;
 };
+
+// Whether this build has the kernel-src model (the kernel source package was
+// installed when it was configured), and the version it was built from.
+bool have_kernel_src();
+std::string kernel_src_version();
 
 // Replays `in` (named `file` in messages). Reports go to `out`, errors to `err`.
 Outcome replay(std::istream& in, const std::string& file, const Options& options, std::ostream& out,

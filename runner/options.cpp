@@ -7,6 +7,7 @@
 
 #include "generator/prng.h"
 #include "replay/model_config.h"
+#include "runner/kernel_src_diff.h"
 #include "trace/error.h"
 
 namespace eevdf::runner {
@@ -20,7 +21,8 @@ generator::Options default_generator_options() {
 
 std::uint64_t trace_seed(std::uint64_t seed, std::uint64_t index) { return generator::Prng::split(seed, index); }
 
-std::vector<std::string> checked_properties(const properties::Selection& selection) {
+std::vector<std::string> checked_properties(const properties::Selection& selection, bool kernel_src) {
+  if (kernel_src) return {"kernel_matches_reference"};  // the one check kernel-src has so far
   std::vector<std::string> out;
   for (const properties::PropertyInfo& p : properties::kCatalogue) {
     const std::string name(p.name);
@@ -37,6 +39,10 @@ std::string validate(const Options& o) {
     return fmt::format("--shard {}/{}: the index must be below the count", o.shard_index, o.shard_count);
   if (o.jobs < 1) return "--jobs must be at least 1";
   if (o.traces_max == 0 && o.seconds_max <= 0) return "no budget: give --traces or --time";
+  if (o.kernel_src && !kernel_src_available())
+    return "this build has no kernel-src model (linux-source-6.12 was not installed: run `bash ci/setup` and rebuild)";
+  if (o.kernel_src && !o.generator.injections.empty()) return "kernel-src runs the kernel as it is: no --inject";
+  if (o.kernel_src && o.generator.profile != "6.12") return "kernel-src traces are drawn under the 6.12 profile";
   trace::Header h;  // the model must accept the injections and features every trace carries
   h.topology = o.generator.topology;
   h.features = o.generator.features;

@@ -28,6 +28,10 @@ struct Options {
   // model beside the reference (fast_matches_reference); 0: never. The properties are
   // checked on the reference: the fast model has no observer hooks.
   std::uint64_t diff_every = 0;
+  // `run --model=kernel-src`: traces under the 6.12 profile, each replayed through the
+  // reference's 6.12 profile and kernel-src (kernel_matches_reference); the generator
+  // options must come from kernel_src_generator_options (kernel_src_diff.h).
+  bool kernel_src = false;
 };
 
 // The generator settings of `run`: the defaults of issue 5 (2x64, 2 to 16 tasks on up
@@ -38,7 +42,8 @@ generator::Options default_generator_options();
 std::uint64_t trace_seed(std::uint64_t seed, std::uint64_t index);
 
 // The properties a run checks per event in the kernel arithmetic, in catalogue order.
-std::vector<std::string> checked_properties(const properties::Selection& selection);
+// With kernel_src: kernel_matches_reference, the one check on kernel-src so far.
+std::vector<std::string> checked_properties(const properties::Selection& selection, bool kernel_src = false);
 
 // Why the options cannot run (an unknown or unimplemented injection, a bad shard),
 // or "" when they can.

@@ -12,10 +12,12 @@
 #include "generator/generator.h"
 #include "generator/prng.h"
 #include "model/arith_kernel.h"
+#include "properties/findings.h"
 #include "properties/registry.h"
 #include "replay/checked_run.h"
 #include "replay/fast_diff.h"
 #include "replay/model_config.h"
+#include "runner/kernel_src_diff.h"
 #include "trace/writer.h"
 
 namespace eevdf::runner {
@@ -95,6 +97,34 @@ void cross_check_fast(const Options& o, std::uint64_t seed, Tally& t) {
   ++t.fast_checked;
 }
 
+// kernel_matches_reference on the trace: the first difference is its violation.
+std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, CountingSink& sink) {
+  const DiffOutcome d = diff_generated(o.generator, seed);
+  t.events += d.events;
+  t.draws += d.draws;
+  if (!d.oops.empty()) {  // the real kernel would have crashed: a known finding (findings.h)
+    properties::Violation v;
+    v.property = "kernel_matches_reference";
+    v.line = d.line;
+    v.time_ns = d.time_ns;
+    v.values = d.oops;
+    v.explanation = "kernel-src would have crashed where the reference leaves the CPU idle";
+    v.finding = properties::known_finding("kernel-src-null-pick-after-overflow");
+    sink.violation(v);
+  }
+  if (!d.difference.empty()) {
+    properties::Violation v;
+    v.property = "kernel_matches_reference";
+    v.line = d.line;
+    v.time_ns = d.time_ns;
+    v.values = d.difference;
+    v.explanation = "the reference's 6.12 profile and kernel-src (the real 6.12 fair.c) disagree after this event";
+    v.consequence = d.after_overflow;  // past an s64 overflow the tree order is the kernel's alone
+    sink.violation(v);
+  }
+  return fnv1a(fnv1a(kFnvOffset, std::to_string(d.events)), d.difference);
+}
+
 }  // namespace
 
 std::uint64_t fnv1a(std::uint64_t hash, std::string_view bytes) {
@@ -112,8 +142,8 @@ TraceOutcome run_trace(const Options& o, std::uint64_t index) {
   const std::uint64_t seed = trace_seed(o.seed, index);
   CountingSink sink(t, index, seed);
   try {
-    out.digest = replay_generated(o, seed, t, sink);
-    if (o.diff_every != 0 && index % o.diff_every == 0) cross_check_fast(o, seed, t);
+    out.digest = o.kernel_src ? diff_kernel_src(o, seed, t, sink) : replay_generated(o, seed, t, sink);
+    if (!o.kernel_src && o.diff_every != 0 && index % o.diff_every == 0) cross_check_fast(o, seed, t);
   } catch (const InternalError& e) {
     t.internal_error = fmt::format("trace {} (seed {}): {}", index, seed, e.what());
     t.internal_index = index;

@@ -1,0 +1,154 @@
+/* The kernel environment the extracted fair-class code compiles in (C only, included
+ * by harness.c before the generated file): our own minimal versions of the kernel's
+ * helper macros and arithmetic (written from their documented meaning: 64-bit,
+ * HZ-independent), and stubs for everything outside EEVDF (PELT, cgroups, bandwidth,
+ * schedstats, tracing, cpufreq, the deadline server). */
+#ifndef EEVDF_KERNEL_SRC_SHIM_KERNEL_H
+#define EEVDF_KERNEL_SRC_SHIM_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "kernel_src/shim/types.h"
+
+/* ---- compiler and generic helpers ------------------------------------------- */
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#undef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#define READ_ONCE(x) (x)
+#define WRITE_ONCE(x, v) ((x) = (v))
+#define EXPORT_SYMBOL(x)
+#define container_of(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+#define BITS_PER_LONG 64
+
+#define min(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a < _b ? _a : _b; })
+#define max(a, b) ({ __typeof__(a) _a = (a); __typeof__(b) _b = (b); _a > _b ? _a : _b; })
+#define min_t(t, a, b) ({ t _a = (a); t _b = (b); _a < _b ? _a : _b; })
+#define max_t(t, a, b) ({ t _a = (a); t _b = (b); _a > _b ? _a : _b; })
+#define clamp(v, lo, hi) min(max(v, lo), hi)
+
+/* Where the real kernel would crash (a NULL dereference, a divide error): the harness
+ * records why and unwinds to the entry point that called into the kernel code
+ * (harness.c), which leaves the machine stopped. Only reachable after an s64 overflow. */
+_Noreturn void ksrc_oops(const char *why);
+
+/* 64-bit kernel arithmetic (include/linux/math64.h semantics). In 6.12 div_s64 takes
+ * an s32 divisor and truncates toward zero; the CPU faults on 0 and on INT64_MIN/-1. */
+static inline s64 div_s64(s64 dividend, s32 divisor) {
+  if (divisor == 0) ksrc_oops("divide error: div_s64 by 0 (an s32-truncated weight)");
+  if (divisor == -1 && dividend == INT64_MIN) ksrc_oops("divide error: div_s64(INT64_MIN, -1)");
+  return dividend / divisor;
+}
+static inline u64 mul_u32_u32(u32 a, u32 b) { return (u64)a * b; }
+static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift) {
+  return (u64)(((unsigned __int128)a * mul) >> shift);
+}
+/* fls(): 1-based index of the most significant set bit, 0 for 0. */
+static inline int fls(unsigned int x) { return x ? 32 - __builtin_clz(x) : 0; }
+
+/* ---- lib/rbtree.c's exported functions (extracted; declared as its header does) -- */
+void __rb_insert_augmented(struct rb_node *node, struct rb_root *root,
+                           void (*augment_rotate)(struct rb_node *old_node, struct rb_node *new_node));
+void __rb_erase_color(struct rb_node *parent, struct rb_root *root,
+                      void (*augment_rotate)(struct rb_node *old_node, struct rb_node *new_node));
+struct rb_node *rb_next(const struct rb_node *node);
+
+/* ---- the warnings: counted, so the harness can report that the kernel warned -- */
+extern _Thread_local unsigned long ksrc_warnings;
+static inline int ksrc_warn(int cond) {
+  if (cond) ++ksrc_warnings;
+  return cond;
+}
+#define SCHED_WARN_ON(x) ksrc_warn(!!(x))
+#define WARN_ON_ONCE(x) ksrc_warn(!!(x))
+
+/* ---- weights (§1.2, 64-bit) ----------------------------------------------------- */
+#define SCHED_FIXEDPOINT_SHIFT 10
+#define NICE_0_LOAD_SHIFT (2 * SCHED_FIXEDPOINT_SHIFT)
+#define NICE_0_LOAD (1UL << NICE_0_LOAD_SHIFT)
+#define scale_load_down(w) ({ unsigned long __w = (w); if (__w) __w = max(2UL, __w >> SCHED_FIXEDPOINT_SHIFT); __w; })
+
+/* ---- tunables and features: the installed machine's (types.h) ------------------ */
+extern _Thread_local struct ksrc_tunables ksrc_tunables;
+extern _Thread_local struct ksrc_hooks ksrc_hooks;
+#define sysctl_sched_base_slice (ksrc_tunables.sysctl_sched_base_slice)
+#define TICK_NSEC (ksrc_tunables.tick_nsec)
+#define sched_feat(x) ((ksrc_tunables.features & KSRC_FEAT_##x) != 0)
+
+/* ---- a flat hierarchy: task entities on the root cfs_rq (no FAIR_GROUP_SCHED) --- */
+#define for_each_sched_entity(se) for (; se; se = NULL)
+#define entity_is_task(se) 1
+static inline struct task_struct *task_of(struct sched_entity *se) { return container_of(se, struct task_struct, se); }
+static inline struct rq *rq_of(struct cfs_rq *cfs_rq) { return container_of(cfs_rq, struct rq, cfs); }
+static inline struct cfs_rq *task_cfs_rq(struct task_struct *p) { return &p->rq->cfs; }
+static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se) { return &task_of(se)->rq->cfs; }
+static inline struct cfs_rq *group_cfs_rq(struct sched_entity *se) { (void)se; return NULL; }
+static inline struct sched_entity *parent_entity(struct sched_entity *se) { (void)se; return NULL; }
+static inline void find_matching_se(struct sched_entity **se, struct sched_entity **pse) { (void)se; (void)pse; }
+static inline int se_is_idle(struct sched_entity *se) { (void)se; return 0; }
+static inline int cfs_rq_is_idle(struct cfs_rq *cfs_rq) { (void)cfs_rq; return 0; }
+static inline int sched_idle_rq(struct rq *rq) { (void)rq; return 0; }
+static inline int task_has_idle_policy(struct task_struct *p) { return p->policy == KSRC_SCHED_IDLE; }
+static inline int normal_policy(int policy) { return policy == KSRC_SCHED_NORMAL; }
+static inline int task_on_rq_migrating(struct task_struct *p) { return p->on_rq == TASK_ON_RQ_MIGRATING; }
+static inline void se_update_runnable(struct sched_entity *se) { (void)se; }
+
+/* ---- core.c pieces the fair class calls (the driver's semantics) --------------- */
+static inline u64 rq_clock_task(struct rq *rq) { return rq->clock_task; }
+static inline void update_rq_clock(struct rq *rq) { (void)rq; }
+static inline void rq_clock_skip_update(struct rq *rq) { (void)rq; }
+static inline void resched_curr(struct rq *rq) { rq->need_resched = 1; }
+static inline int test_tsk_need_resched(struct task_struct *p) { return p->rq->need_resched; }
+static inline void add_nr_running(struct rq *rq, unsigned count) { rq->nr_running += count; }
+static inline void sub_nr_running(struct rq *rq, unsigned count) { rq->nr_running -= count; }
+static inline int task_on_rq_queued(struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
+static inline int task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
+/* core.c wakeup_preempt(): written in harness.c (the driver's semantics). */
+static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags);
+static inline void __block_task(struct rq *rq, struct task_struct *p) {
+  if (ksrc_hooks.block_task) ksrc_hooks.block_task(rq, p);
+}
+#define jiffies 0UL
+
+/* ---- stubs: PELT, cgroups, bandwidth, schedstats, tracing, cpufreq, dl_server --- */
+#define UPDATE_TG 0x1
+#define SKIP_AGE_LOAD 0x2
+#define DO_ATTACH 0x4
+#define DO_DETACH 0x8
+#define SCHED_CPUFREQ_IOWAIT 0x1
+static inline void update_load_avg(struct cfs_rq *c, struct sched_entity *se, int f) { (void)c; (void)se; (void)f; }
+static inline void update_cfs_group(struct sched_entity *se) { (void)se; }
+static inline void enqueue_load_avg(struct cfs_rq *c, struct sched_entity *se) { (void)c; (void)se; }
+static inline void dequeue_load_avg(struct cfs_rq *c, struct sched_entity *se) { (void)c; (void)se; }
+static inline void update_idle_cfs_rq_clock_pelt(struct cfs_rq *c) { (void)c; }
+static inline void util_est_enqueue(struct cfs_rq *c, struct task_struct *p) { (void)c; (void)p; }
+static inline void util_est_dequeue(struct cfs_rq *c, struct task_struct *p) { (void)c; (void)p; }
+static inline void util_est_update(struct cfs_rq *c, struct task_struct *p, bool s) { (void)c; (void)p; (void)s; }
+static inline void cpufreq_update_util(struct rq *rq, unsigned f) { (void)rq; (void)f; }
+static inline void hrtick_update(struct rq *rq) { (void)rq; }
+static inline void check_update_overutilized_status(struct rq *rq) { (void)rq; }
+static inline void assert_list_leaf_cfs_rq(struct rq *rq) { (void)rq; }
+static inline bool list_add_leaf_cfs_rq(struct cfs_rq *c) { (void)c; return true; }
+static inline void check_enqueue_throttle(struct cfs_rq *c) { (void)c; }
+static inline int throttled_hierarchy(struct cfs_rq *c) { (void)c; return 0; }
+static inline int cfs_rq_throttled(struct cfs_rq *c) { (void)c; return 0; }
+static inline bool check_cfs_rq_runtime(struct cfs_rq *c) { (void)c; return false; }
+static inline void return_cfs_rq_runtime(struct cfs_rq *c) { (void)c; }
+static inline void account_cfs_rq_runtime(struct cfs_rq *c, u64 d) { (void)c; (void)d; }
+static inline void update_curr_task(struct task_struct *p, s64 d) { (void)p; (void)d; }
+#define dl_server_active(s) 0
+#define dl_server_update(s, d) do { } while (0)
+#define dl_server_start(s) do { } while (0)
+#define dl_server_update_idle_time(rq, p) do { } while (0)
+#define schedstat_enabled() 0
+struct sched_statistics { u64 exec_max, slice_max; };
+#define __schedstats_from_se(se) ((struct sched_statistics *)NULL)
+#define __schedstat_set(var, val) do { } while (0)
+static inline void check_schedstat_required(void) {}
+static inline void update_stats_wait_start_fair(struct cfs_rq *c, struct sched_entity *se) { (void)c; (void)se; }
+static inline void update_stats_wait_end_fair(struct cfs_rq *c, struct sched_entity *se) { (void)c; (void)se; }
+static inline void update_stats_enqueue_fair(struct cfs_rq *c, struct sched_entity *se, int f) { (void)c; (void)se; (void)f; }
+static inline void update_stats_dequeue_fair(struct cfs_rq *c, struct sched_entity *se, int f) { (void)c; (void)se; (void)f; }
+
+#endif

@@ -1,0 +1,162 @@
+/* The kernel types the extracted fair-class code reads, reduced to what a flat
+ * runqueue of task entities needs (our own definitions, written from the spec's
+ * §3 and the field names the functions use; not copied from any header). Readable
+ * from C (harness.c, with the kernel code) and C++ (the driver, inside a namespace).
+ * No CONFIG_SMP, CONFIG_FAIR_GROUP_SCHED, CONFIG_CFS_BANDWIDTH or schedstats: their
+ * fields are absent and their functions are stubs (kernel.h). */
+#ifndef EEVDF_KERNEL_SRC_SHIM_TYPES_H
+#define EEVDF_KERNEL_SRC_SHIM_TYPES_H
+
+#include <stdint.h>
+
+typedef uint64_t u64;
+typedef int64_t s64;
+typedef uint32_t u32;
+typedef int32_t s32;
+
+struct rb_node {
+  unsigned long __rb_parent_color;
+  struct rb_node *rb_right;
+  struct rb_node *rb_left;
+} __attribute__((aligned(sizeof(long))));
+
+struct rb_root {
+  struct rb_node *rb_node;
+};
+
+struct rb_root_cached {
+  struct rb_root rb_root;
+  struct rb_node *rb_leftmost;
+};
+
+struct rb_augment_callbacks {
+  void (*propagate)(struct rb_node *node, struct rb_node *stop);
+  void (*copy)(struct rb_node *old_node, struct rb_node *new_node);
+  void (*rotate)(struct rb_node *old_node, struct rb_node *new_node);
+};
+
+struct load_weight {
+  unsigned long weight;
+  u32 inv_weight;
+};
+
+struct sched_entity {
+  struct load_weight load;
+  struct rb_node run_node;
+  u64 deadline;
+  u64 min_vruntime; /* augmented: subtree minimum */
+  u64 min_slice;    /* augmented: subtree minimum (one-field callbacks: may go stale) */
+  unsigned char on_rq;
+  unsigned char sched_delayed;
+  unsigned char rel_deadline;
+  unsigned char custom_slice;
+  u64 exec_start;
+  u64 sum_exec_runtime;
+  u64 prev_sum_exec_runtime;
+  u64 vruntime;
+  s64 vlag; /* in 6.12 also the slice-protection stash while curr */
+  u64 slice;
+};
+
+struct cfs_rq {
+  struct load_weight load;
+  unsigned int nr_running;
+  unsigned int h_nr_queued;
+  unsigned int h_nr_runnable;
+  unsigned int idle_nr_running;
+  unsigned int idle_h_nr_running;
+  unsigned int h_nr_delayed;
+  s64 avg_vruntime;
+  u64 avg_load;
+  u64 zero_vruntime;
+  struct rb_root_cached tasks_timeline;
+  struct sched_entity *curr;
+  struct sched_entity *next;
+};
+
+/* Policies the wakeup check tests (SCHED_NORMAL only in traces). */
+enum { KSRC_SCHED_NORMAL = 0, KSRC_SCHED_BATCH = 3, KSRC_SCHED_IDLE = 5 };
+/* p->on_rq values. */
+enum { TASK_ON_RQ_QUEUED = 1, TASK_ON_RQ_MIGRATING = 2 };
+
+struct task_struct {
+  struct sched_entity se; /* first: container_of from se */
+  int prio;
+  int static_prio;
+  int policy;
+  int on_rq;
+  int cpu;
+  unsigned in_iowait;     /* read for cpufreq only */
+  struct rq *rq;          /* task_rq(p) */
+  int index;              /* the driver's task index */
+};
+
+struct rq {
+  struct cfs_rq cfs; /* first: rq_of() by container_of */
+  unsigned int nr_running;
+  struct task_struct *curr; /* NULL: the idle task */
+  u64 clock_task;
+  int cpu;
+  int need_resched; /* TIF_NEED_RESCHED of rq->curr (or of idle) */
+  unsigned long next_balance;
+  void *driver;     /* the C++ driver that owns this rq */
+};
+
+/* Flag names the fair class tests (kernel/sched/sched.h names; only the names
+ * matter, the values are ours). */
+enum {
+  DEQUEUE_SLEEP = 0x01,
+  DEQUEUE_SAVE = 0x02,
+  DEQUEUE_MOVE = 0x04,
+  DEQUEUE_NOCLOCK = 0x08,
+  DEQUEUE_SPECIAL = 0x10,
+  DEQUEUE_MIGRATING = 0x100,
+  DEQUEUE_DELAYED = 0x200,
+};
+enum {
+  ENQUEUE_WAKEUP = 0x01,
+  ENQUEUE_RESTORE = 0x02,
+  ENQUEUE_MOVE = 0x04,
+  ENQUEUE_NOCLOCK = 0x08,
+  ENQUEUE_HEAD = 0x10,
+  ENQUEUE_REPLENISH = 0x20,
+  ENQUEUE_MIGRATED = 0x40,
+  ENQUEUE_INITIAL = 0x80,
+  ENQUEUE_MIGRATING = 0x100,
+  ENQUEUE_DELAYED = 0x200,
+};
+enum { WF_EXEC = 0x02, WF_FORK = 0x04, WF_TTWU = 0x08, WF_SYNC = 0x10, WF_MIGRATED = 0x20 };
+
+/* The sched_features the extracted code reads, as bits of ksrc_tunables.features. */
+enum {
+  KSRC_FEAT_PLACE_LAG = 1u << 0,
+  KSRC_FEAT_PLACE_DEADLINE_INITIAL = 1u << 1,
+  KSRC_FEAT_PLACE_REL_DEADLINE = 1u << 2,
+  KSRC_FEAT_RUN_TO_PARITY = 1u << 3,
+  KSRC_FEAT_PREEMPT_SHORT = 1u << 4,
+  KSRC_FEAT_NEXT_BUDDY = 1u << 5,
+  KSRC_FEAT_PICK_BUDDY = 1u << 6,
+  KSRC_FEAT_DELAY_DEQUEUE = 1u << 7,
+  KSRC_FEAT_DELAY_ZERO = 1u << 8,
+  KSRC_FEAT_WAKEUP_PREEMPTION = 1u << 9,
+};
+
+/* What the kernel keeps in globals (sysctls, sched_features, TICK_NSEC), per
+ * machine: the harness installs a machine's tunables before each call into it. */
+struct ksrc_tunables {
+  u64 sysctl_sched_base_slice;
+  u64 tick_nsec;
+  unsigned features;
+};
+
+/* The points where the driver and the observers take part: __block_task (core.c, the
+ * driver's), and the wrapped place_entity / pick_eevdf / reweight_entity. Any may be
+ * NULL. `ctx` is rq->driver. */
+struct ksrc_hooks {
+  void (*block_task)(struct rq *rq, struct task_struct *p);
+  void (*placed)(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+  void (*picked)(struct cfs_rq *cfs_rq, struct sched_entity *se);
+  void (*reweighted)(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
+};
+
+#endif

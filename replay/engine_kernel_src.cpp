@@ -1,0 +1,273 @@
+// The kernel-src engines (engines.h): the real 6.12 fair.c of kernel_src/ alone
+// (`replay --model=kernel-src`: expectations and the same JSON dump as the reference),
+// and beside the reference's 6.12 profile (`replay --diff=kernel-src`:
+// kernel_matches_reference after every event). Both accept only what the real code
+// can run: `kernel 6.12`, no injection, no RUN_TO_PARITY_WAKEUP.
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "model/profiles.h"
+#include "replay/apply_event.h"
+#include "replay/engines.h"
+#include "replay/model_config.h"
+#include "replay/query-inl.h"
+#include "trace/error.h"
+#include "trace/writer.h"
+
+#ifdef EEVDF_HAVE_KERNEL_SRC
+#include "kernel_src/compare.h"
+#include "kernel_src/machine.h"
+#include "replay/apply_event_kernel_src.h"
+#endif
+
+namespace eevdf::replay {
+
+#ifdef EEVDF_HAVE_KERNEL_SRC
+namespace {
+
+using kernel_src::Machine;
+
+// What the real code cannot run is refused with exit 2, saying why.
+void require_runnable(const EngineSetup& s, const model::Config& config) {
+  const std::string profile = s.header.kernel.value_or(std::string(model::kDefaultProfile));
+  if (profile != "6.12")
+    throw trace::TraceError({s.file, 0, 0}, fmt::format("kernel-src runs `kernel 6.12` traces; this one is `kernel {}`",
+                                                        profile),
+                            fmt::format("kernel-src is {}", kernel_src::kernel_version()));
+  if (!config.injections.none())
+    throw trace::TraceError({s.file, 0, 0}, "kernel-src runs the kernel as it is: injections are not available",
+                            "drop `inject` and --inject");
+  if (config.feat(model::Feature::RUN_TO_PARITY_WAKEUP))
+    throw trace::TraceError({s.file, 0, 0}, "kernel-src has no RUN_TO_PARITY_WAKEUP (an unmerged RFC)",
+                            "switch it off in the header");
+}
+
+std::int64_t lag_of(const Machine& m, int p) {
+  return static_cast<std::int64_t>(m.avg_vruntime_of(m.task(p).cpu) - m.task(p).se.vruntime);
+}
+std::int64_t deadline_rel_of(const Machine& m, int p) {
+  return static_cast<std::int64_t>(m.task(p).se.deadline - m.avg_vruntime_of(m.task(p).cpu));
+}
+
+QueryResult yes_no(bool actual, std::int64_t expected) { return {actual == (expected != 0), actual ? "yes" : "no"}; }
+QueryResult integer(std::int64_t actual, std::int64_t expected) { return {actual == expected, std::to_string(actual)}; }
+
+QueryResult evaluate_kernel_src(const Machine& m, const trace::Expect& x) {
+  switch (x.query) {
+    case trace::Query::curr: {
+      const int p = m.curr_index(x.subject);
+      const int id = p < 0 ? 0 : m.extra(p).id;
+      return {id == x.value, id == 0 ? "idle" : std::to_string(id)};
+    }
+    case trace::Query::nr_running: return integer(m.rq(x.subject).nr_running, x.value);
+    case trace::Query::nr_runnable:
+      return integer(static_cast<std::int32_t>(m.rq(x.subject).cfs.h_nr_runnable), x.value);
+    case trace::Query::nr_iowait: return integer(m.cpu_extra(x.subject).nr_iowait, x.value);
+    case trace::Query::nr_iowait_acct: return integer(m.cpu_extra(x.subject).nr_iowait_acct, x.value);
+    case trace::Query::measure: return {false, "measures need the property checker"};
+    case trace::Query::ideal_lag: return {false, "kernel-src has no ideal arithmetic"};
+    default: break;
+  }
+  const int p = m.task_index(x.subject);
+  const model::task_state s = m.state_of(p);
+  const auto& se = m.task(p).se;
+  switch (x.query) {
+    case trace::Query::state:
+      return {static_cast<int>(s) == x.value, trace::state_name(static_cast<trace::TaskState>(s))};
+    case trace::Query::cpu: return integer(m.task(p).cpu, x.value);
+    case trace::Query::slice: return integer(static_cast<std::int64_t>(se.slice), x.value);
+    case trace::Query::weight:
+      return integer(static_cast<std::int64_t>(model::scale_load_down(se.load.weight)), x.value);
+    case trace::Query::sum_exec: return integer(static_cast<std::int64_t>(se.sum_exec_runtime), x.value);
+    default: break;
+  }
+  if (!on_runqueue(s))
+    return {false, std::string("task is ") + trace::state_name(static_cast<trace::TaskState>(s)) + ", not on a runqueue"};
+  switch (x.query) {
+    case trace::Query::eligible: return yes_no(m.eligible(p), x.value);
+    case trace::Query::protected_: return yes_no(m.protected_slice(p), x.value);
+    case trace::Query::lag: return integer(lag_of(m, p), x.value);
+    default: {
+      const Rational rel(deadline_rel_of(m, p));
+      return {rel == to_rational(x.rational), rel.str()};
+    }
+  }
+}
+
+// The reference's dump (query-inl.h dump_state), field for field.
+nlohmann::ordered_json dump_kernel_src(const Machine& m, int line, const std::string& event, bool all_cpus) {
+  nlohmann::ordered_json cpus = nlohmann::ordered_json::array();
+  for (int c = 0; c < m.ncpus(); ++c) {
+    if (!all_cpus && !m.cpu_extra(c).ever_enqueued) continue;
+    const int curr = m.curr_index(c);
+    cpus.push_back({{"cpu", c},
+                    {"curr", curr < 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(m.extra(curr).id)},
+                    {"nr_running", m.rq(c).nr_running},
+                    {"nr_runnable", static_cast<std::int32_t>(m.rq(c).cfs.h_nr_runnable)},
+                    {"nr_iowait", m.cpu_extra(c).nr_iowait},
+                    {"nr_iowait_acct", m.cpu_extra(c).nr_iowait_acct}});
+  }
+  nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
+  for (int p = 0; p < m.ntasks(); ++p) {
+    const model::task_state s = m.state_of(p);
+    const bool queued = on_runqueue(s);
+    const auto& se = m.task(p).se;
+    nlohmann::ordered_json null;
+    tasks.push_back({{"id", m.extra(p).id},
+                     {"state", trace::state_name(static_cast<trace::TaskState>(s))},
+                     {"cpu", m.task(p).cpu},
+                     {"lag", queued ? nlohmann::ordered_json(lag_of(m, p)) : null},
+                     {"deadline_rel", queued ? nlohmann::ordered_json(deadline_rel_of(m, p)) : null},
+                     {"eligible", queued ? nlohmann::ordered_json(m.eligible(p)) : null},
+                     {"protected", queued ? nlohmann::ordered_json(m.protected_slice(p)) : null},
+                     {"sum_exec", se.sum_exec_runtime},
+                     {"weight", model::scale_load_down(se.load.weight)},
+                     {"slice", se.slice}});
+  }
+  return {{"line", line}, {"t", m.now()}, {"event", event}, {"cpus", cpus}, {"tasks", tasks}};
+}
+
+class KernelSrcEngine final : public Engine {
+ public:
+  explicit KernelSrcEngine(const EngineSetup& s) : s_(s), summary_(s.options.dump != Dump::none ? s.err : s.out) {
+    const model::Config config = make_config(s.header, s.options, s.file);
+    require_runnable(s, config);
+    if (!expects_only_kernel_match(s.header) || !s.options.check.empty())
+      throw trace::TraceError({s.file, 0, 0}, "properties are not checked on kernel-src yet",
+                              "kernel_matches_reference: replay it with --diff=kernel-src");
+    m_ = std::make_unique<Machine>(config, make_task_specs(s.header));
+  }
+
+  bool apply(const trace::Event& e) override {
+    const std::string reason = apply_event(*m_, e);
+    if (!reason.empty()) throw trace::TraceError({s_.file, e.line, e.column}, reason);
+    if (!m_->oops().empty()) {  // the real kernel would have crashed here: nothing after it is meaningful
+      ++failed_;
+      summary_ << fmt::format("{}:{}: the kernel code would have crashed: {}\n", s_.file, e.line, m_->oops());
+      return false;
+    }
+    if (s_.options.dump != Dump::none)
+      s_.out << dump_kernel_src(*m_, e.line, trace::format_event(e), s_.options.dump == Dump::full).dump() << "\n";
+    return true;
+  }
+
+  void expect(const trace::Expect& x) override {
+    ++expectations_;
+    const QueryResult r = evaluate_kernel_src(*m_, x);
+    if (r.ok) return;
+    ++failed_;
+    summary_ << fmt::format("{}:{}: {}: got {}\n", s_.file, x.line, trace::format_expect(x), r.actual);
+  }
+
+  Outcome finish(std::uint64_t events) override {
+    const bool ok = failed_ == 0;
+    summary_ << fmt::format("{}: {} (kernel-src {}, {} events, {} expectations, {} kernel warnings)\n", s_.file,
+                            ok ? "ok" : "FAILED", kernel_src::kernel_version(), events, expectations_,
+                            m_->warnings());
+    return ok ? Outcome::clean : Outcome::failed;
+  }
+
+ private:
+  const EngineSetup s_;
+  std::ostream& summary_;
+  std::unique_ptr<Machine> m_;
+  std::uint64_t expectations_ = 0;
+  std::uint64_t failed_ = 0;
+};
+
+// kernel_matches_reference: both implementations take every event, then every state
+// field is compared; the first difference ends the replay (exit 1).
+class DiffEngine final : public Engine {
+ public:
+  explicit DiffEngine(const EngineSetup& s) : s_(s) {
+    const model::Config config = make_config(s.header, s.options, s.file);
+    require_runnable(s, config);
+    if (!expects_only_kernel_match(s.header))
+      throw trace::TraceError({s.file, 0, 0}, "--diff=kernel-src judges kernel_matches_reference only",
+                              "replay the trace without --diff for its other expectations");
+    const auto specs = make_task_specs(s.header);
+    ref_ = std::make_unique<kernel_src::Reference612>(config, specs);
+    k_ = std::make_unique<Machine>(config, specs);
+    difference_ = kernel_src::first_difference(*ref_, *k_);
+    if (!difference_.empty()) line_ = 0;
+  }
+
+  bool apply(const trace::Event& e) override {
+    if (!difference_.empty()) return false;
+    const std::string reason = apply_event(*ref_, e);
+    if (!reason.empty()) throw trace::TraceError({s_.file, e.line, e.column}, reason);
+    for (int cpu = 0; cpu < k_->ncpus() && overflow_line_ == 0; ++cpu)
+      if (!ref_->drain_overflows(cpu).empty()) overflow_line_ = e.line;
+    ref_->clear_overflows();
+    const std::string k_reason = apply_event(*k_, e);
+    if (!k_->oops().empty()) difference_ = "the kernel code would have crashed: " + k_->oops();
+    else if (!k_reason.empty()) difference_ = "the reference applied the event, kernel-src refused it: " + k_reason;
+    if (difference_.empty()) difference_ = kernel_src::first_difference(*ref_, *k_);
+    if (difference_.empty() && k_->warnings() != 0) difference_ = "the kernel code warned (SCHED_WARN_ON)";
+    if (!difference_.empty()) line_ = e.line;
+    return difference_.empty();
+  }
+
+  void expect(const trace::Expect&) override {}  // the reference's own replay judges them
+
+  Outcome finish(std::uint64_t events) override {
+    const bool expected = !s_.header.expect_violations.empty();  // `expect violation kernel_matches_reference`
+    if (expected && difference_.empty()) {
+      s_.out << fmt::format("{}: FAILED: expected kernel_matches_reference to be violated; the reference's 6.12 "
+                            "profile and kernel-src {} agree on all {} events\n",
+                            s_.file, kernel_src::kernel_version(), events);
+      return Outcome::failed;
+    }
+    if (!difference_.empty()) {
+      s_.out << fmt::format("{}:{}: kernel_matches_reference violated (reference 6.12 profile vs kernel-src {}): {}\n",
+                            s_.file, line_, kernel_src::kernel_version(), difference_);
+      if (overflow_line_ != 0)
+        s_.out << fmt::format("  after the s64 overflow of line {}: past it the kernel's rbtree order under wrapped sums "
+                              "is not the reference's exact one\n",
+                              overflow_line_);
+      s_.out << fmt::format("  replay: eevdf-check replay --diff=kernel-src {}\n", s_.file);
+      if (expected) s_.out << fmt::format("{}: ok (kernel_matches_reference violated, as expected)\n", s_.file);
+      return expected ? Outcome::clean : Outcome::failed;
+    }
+    s_.out << fmt::format("{}: ok (kernel_matches_reference: reference 6.12 profile = kernel-src {}, {} events)\n",
+                          s_.file, kernel_src::kernel_version(), events);
+    return Outcome::clean;
+  }
+
+ private:
+  const EngineSetup s_;
+  std::unique_ptr<kernel_src::Reference612> ref_;
+  std::unique_ptr<Machine> k_;
+  std::string difference_;
+  int line_ = 0;
+  int overflow_line_ = 0;  // the first event after which the reference reported an s64 overflow
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_kernel_src_engine(const EngineSetup& setup) {
+  return std::make_unique<KernelSrcEngine>(setup);
+}
+std::unique_ptr<Engine> make_diff_engine(const EngineSetup& setup) { return std::make_unique<DiffEngine>(setup); }
+bool have_kernel_src() { return true; }
+std::string kernel_src_version() { return kernel_src::kernel_version(); }
+
+#else  // built without the kernel source package
+
+namespace {
+[[noreturn]] void missing(const EngineSetup& s) {
+  throw trace::TraceError({s.file, 0, 0}, "this build has no kernel-src model (linux-source-6.12 was not installed)",
+                          "run `bash ci/setup`, then configure and build again");
+}
+}  // namespace
+
+std::unique_ptr<Engine> make_kernel_src_engine(const EngineSetup& setup) { missing(setup); }
+std::unique_ptr<Engine> make_diff_engine(const EngineSetup& setup) { missing(setup); }
+bool have_kernel_src() { return false; }
+std::string kernel_src_version() { return "none"; }
+
+#endif
+
+}  // namespace eevdf::replay
