@@ -14,7 +14,9 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
   shrinkers::Budget budget;
   budget.seconds_max = seconds_max;
   Shrunk out;
-  out.trace = shrinkers::shrink(failing, shrinkers::violates(v.property), budget, &out.stats);
+  // The same property with the same finding status: a known finding and a new
+  // violation of one property are two failures, shrunk apart.
+  out.trace = shrinkers::shrink(failing, shrinkers::Target{v.property, v.finding}, budget, &out.stats);
   return out;
 }
 

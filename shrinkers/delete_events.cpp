@@ -17,7 +17,6 @@ bool sweep(Search& search, Work& w, std::size_t size, PassStats& stats) {
     Work candidate = delete_events(w, first, size);
     if (search.accepts(candidate, stats)) {
       EEVDF_ASSERT(candidate.events.size() < w.events.size(), "an accepted deletion deletes");
-      stats.events_removed += w.events.size() - candidate.events.size();
       w = std::move(candidate);
       progress = true;
     } else {
