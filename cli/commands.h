@@ -20,5 +20,9 @@ Run add_properties(CLI::App& app);
 Run add_bench(CLI::App& app);
 // Adds `run`: the randomized campaign (generate, check, shrink, save).
 Run add_run(CLI::App& app);
+// Adds `shrink`: reduce a failing trace to a 1-minimal one.
+Run add_shrink(CLI::App& app);
+// Adds `corpus add` and `corpus check`: file shrunk traces, replay the corpus.
+Run add_corpus(CLI::App& app);
 
 }  // namespace eevdf::cli

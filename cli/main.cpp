@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
   runs["properties"] = eevdf::cli::add_properties(app);
   runs["bench"] = eevdf::cli::add_bench(app);
   runs["run"] = eevdf::cli::add_run(app);
+  runs["shrink"] = eevdf::cli::add_shrink(app);
+  runs["corpus"] = eevdf::cli::add_corpus(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

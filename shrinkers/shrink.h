@@ -116,7 +116,18 @@ Judge judge(const Predicate& predicate);
 // The first property `t` violates on its own (not a consequence), in the kernel
 // arithmetic, as a target with its finding status; nullopt when it replays clean or
 // is invalid.
-std::optional<Target> first_failure(const trace::Trace& t);
+// With `property`, the first violation of that property.
+std::optional<Target> first_failure(const trace::Trace& t, const std::string& property = "");
+
+// Every property `t` violates on its own in a full kernel-arithmetic replay, in the
+// order of their first violation: the `expect violation` lines a shrunk trace needs
+// to replay clean (the target's failure can bring others with it).
+std::vector<std::string> violated_properties(const trace::Trace& t);
+
+// `shrunk` with the trace-wide expectations that make it a passing corpus test:
+// `expect violation` of the target's property first, then of every other property
+// it violates (violated_properties).
+trace::Trace with_expectations(const trace::Trace& shrunk, const Target& target);
 
 // Runs the passes to a fixed point: returns a trace that fails `judge`, without
 // expectations. If the input (stripped of its expectations) does not fail, returns

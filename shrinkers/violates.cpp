@@ -1,5 +1,6 @@
 // The shrink predicate and judge: "the same property fails", decided by a replay of
 // the candidate in the target's arithmetic; see shrink.h.
+#include <algorithm>  // std::find
 #include <memory>     // the shared target
 #include <stdexcept>  // std::invalid_argument
 #include <variant>    // std::get_if
@@ -38,14 +39,21 @@ class TargetRecorder final : public properties::Sink {
   bool violated_ = false;
 };
 
-// Keeps the first violation that is not a consequence, whatever its property.
+// Keeps the violations that are not consequences (of `property` if not empty).
 class FirstRecorder final : public properties::Sink {
  public:
+  explicit FirstRecorder(const std::string& property) : property_(property) {}
   void violation(const properties::Violation& v) override {
-    if (!v.consequence && !first) first = Target{std::string(v.property), std::string(v.finding)};
+    if (v.consequence || (!property_.empty() && v.property != property_)) return;
+    if (!first) first = Target{std::string(v.property), std::string(v.finding)};
+    if (std::find(all.begin(), all.end(), v.property) == all.end()) all.emplace_back(v.property);
   }
   void measure(std::string_view, const std::string&, const std::string&) override {}
   std::optional<Target> first;
+  std::vector<std::string> all;
+
+ private:
+  const std::string& property_;
 };
 
 // Whether `e` names only what the header declares (a shrinker-built candidate is
@@ -170,10 +178,13 @@ Judge judge(const Predicate& predicate) {
   };
 }
 
-std::optional<Target> first_failure(const trace::Trace& t) {
-  FirstRecorder sink;
+namespace {
+
+// Replays all of `t` (stopping at the first recorded violation if `stop_early`);
+// false when `t` is invalid.
+bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
   try {
-    if (!declarations_in_range(t.header)) return std::nullopt;
+    if (!declarations_in_range(t.header)) return false;
     const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
     replay::CheckedRun<model::KernelArith> run(config, replay::make_task_specs(t.header), sink,
                                                properties::Selection{});
@@ -181,18 +192,43 @@ std::optional<Target> first_failure(const trace::Trace& t) {
     for (const trace::BodyStatement& s : t.body) {
       const trace::Event* e = std::get_if<trace::Event>(&s);
       if (e == nullptr) continue;
-      if (!names_declared(t.header, *e)) return std::nullopt;
+      if (!names_declared(t.header, *e)) return false;
       rules.check(*e);
-      if (!run.apply(*e).empty()) return std::nullopt;
-      if (sink.first) return sink.first;
+      if (!run.apply(*e).empty()) return false;
+      if (stop_early && sink.first) return true;
     }
     run.finish();
   } catch (const trace::TraceError&) {
-    return std::nullopt;
+    return false;
   } catch (const InternalError&) {
-    return std::nullopt;
+    return false;
   }
+  return true;
+}
+
+}  // namespace
+
+std::optional<Target> first_failure(const trace::Trace& t, const std::string& property) {
+  FirstRecorder sink(property);
+  if (!record(t, sink, true)) return std::nullopt;
   return sink.first;
+}
+
+std::vector<std::string> violated_properties(const trace::Trace& t) {
+  const std::string any;
+  FirstRecorder sink(any);
+  if (!record(t, sink, false)) return {};
+  return sink.all;
+}
+
+trace::Trace with_expectations(const trace::Trace& shrunk, const Target& target) {
+  trace::Trace out = shrunk;
+  out.header.expect_clean = false;
+  out.header.expect_violations = {target.property};
+  for (const std::string& p : violated_properties(shrunk))
+    if (p != target.property) out.header.expect_violations.push_back(p);
+  EEVDF_ASSERT(out.header.expect_violations.front() == target.property, "the target comes first");
+  return out;
 }
 
 }  // namespace eevdf::shrinkers
