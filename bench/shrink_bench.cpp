@@ -16,6 +16,7 @@
 #include "replay/model_config.h"
 #include "shrinkers/shrink.h"
 #include "trace/error.h"
+#include "trace/writer.h"
 
 namespace eevdf::bench {
 namespace {
@@ -139,11 +140,13 @@ ShrinkCase measure(const trace::Trace& failing, const shrinkers::Target& target,
   c.ours_candidates = stats.candidates;
   c.ours_seconds = stats.seconds;
   c.ours_stopped = stats.stopped_because;
+  c.ours_text = trace::to_text(ours);
   const RcShrinkResult rc = rc_list_shrink(failing, target, o.rc_budget_factor * stats.seconds);
   c.rc_events = events_in(rc.trace);
   c.rc_candidates = rc.candidates;
   c.rc_seconds = rc.seconds;
   c.rc_finished = rc.finished;
+  c.rc_text = trace::to_text(rc.trace);
   return c;
 }
 

@@ -44,6 +44,7 @@ struct ShrinkCase {
   std::uint64_t rc_events = 0, rc_candidates = 0;
   double rc_seconds = 0;
   bool rc_finished = false;
+  std::string ours_text, rc_text;  // the shrunk traces
 };
 
 // Every case, in (injection, size, trace) order; `progress` (may be empty) gets each

@@ -29,6 +29,7 @@ struct BenchFlags {
   int seeds = 5;
   std::vector<std::string> injections;
   double rc_factor = 10;
+  bool show_traces = false;
 };
 
 // The text of a trace file; `.xz` files go through `xz -dc`.
@@ -144,6 +145,7 @@ int run_shrinkers(const BenchFlags& f) {
     std::cerr << fmt::format("{} {} #{} {}: ours {} ev {:.3f} s ({}) | RC {} ev {:.3f} s{}\n", c.injection, c.size,
                              c.trace_index, c.property, c.ours_events, c.ours_seconds, c.ours_stopped, c.rc_events,
                              c.rc_seconds, c.rc_finished ? "" : " (budget)");
+    if (f.show_traces) std::cerr << "ours:\n" << c.ours_text << (c.rc_finished ? "RapidCheck:\n" + c.rc_text : "");
   });
   if (f.json) {
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
@@ -206,6 +208,7 @@ Run add_bench(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--inject", f->injections, "--shrinkers: only these injections (default: every implemented one)")
       ->check(CLI::IsMember(replay::vocabulary().injections));
+  cmd->add_flag("--show-traces", f->show_traces, "--shrinkers: print each shrunk trace (stderr)");
   cmd->add_option("--rc-factor", f->rc_factor, "--shrinkers: RapidCheck's budget as a multiple of ours (default 10)")
       ->check(CLI::Range(0.0, 1e6));
   return [f] { return run(*f); };

@@ -1,7 +1,8 @@
 // Pass 3, fewer CPUs; see reduce_cpus.h.
 #include "shrinkers/reduce_cpus.h"
 
-#include <set>  // CPUs named
+#include <algorithm>  // std::find
+#include <set>        // CPUs named
 
 #include "base/assert.h"
 #include "model/tunables.h"
@@ -49,16 +50,21 @@ std::vector<int> identity(int ncpus) {
   return map;
 }
 
-// Step 3: the highest CPU into each lower one; true iff one fold was accepted.
-bool fold_highest(Search& search, Work& w, PassStats& stats) {
-  const int h = ncpus_of(w) - 1;
+// Step 3: a CPU into a lower one, the highest CPU first, then the next lower ones;
+// the CPUs above the folded one shift down, so the machine has one CPU fewer. True
+// iff one fold was accepted.
+bool fold_one(Search& search, Work& w, PassStats& stats) {
+  const int n = ncpus_of(w);
   const std::vector<int> named = cpus_named(w);
-  const bool h_named = !named.empty() && named.back() == h;
-  for (int c = 0; c < h && !search.spent(); ++c) {
-    std::vector<int> map = identity(h + 1);
-    map[static_cast<std::size_t>(h)] = c;
-    if (try_fold(search, w, fold_cpus(w, map, h), stats)) return true;
-    if (!h_named) break;  // an unnamed CPU folds the same into any other
+  for (int h = n - 1; h >= 1 && !search.spent(); --h) {
+    const bool h_named = std::find(named.begin(), named.end(), h) != named.end();
+    for (int c = 0; c < h && !search.spent(); ++c) {
+      std::vector<int> map = identity(n);
+      map[static_cast<std::size_t>(h)] = c;
+      for (int x = h + 1; x < n; ++x) map[static_cast<std::size_t>(x)] = x - 1;
+      if (try_fold(search, w, fold_cpus(w, map, n - 1), stats)) return true;
+      if (!h_named) break;  // an unnamed CPU folds the same into any other
+    }
   }
   return false;
 }
@@ -107,7 +113,7 @@ bool reduce_cpus_pass(Search& search, Work& w, PassStats& stats) {
   }
   // Each accepted fold removes a CPU: at most ncpus folds.
   for (int step = 0; step < ncpus_before && ncpus_of(w) > 1 && !search.spent(); ++step) {
-    if (!fold_highest(search, w, stats)) break;
+    if (!fold_one(search, w, stats)) break;
     progress = true;
   }
   EEVDF_ASSERT(ncpus_of(w) <= ncpus_before, "the pass never adds a CPU");

@@ -4,15 +4,18 @@
 // model: it scales the base slice, EEVDF_MODEL.md §2):
 //   1. every CPU folded onto CPU 0 (topology 1x1);
 //   2. the CPUs the trace names renumbered 0..k-1 in their order (topology 1xk);
-//   3. the highest-numbered CPU folded into each lower one, lowest first (one CPU
-//      fewer), repeated while one is accepted.
+//   3. a CPU folded into each lower one, lowest first, the highest CPU first and
+//      then the next lower ones (the CPUs above it shift down: one CPU fewer),
+//      repeated while one is accepted. The highest first is the contract's
+//      1-minimality; the others find the smaller machine when the failure needs a
+//      lone CPU that happens to have the highest number.
 // A fold maps `cpu=`, `tick <cpu>` and the declarations' `cpu=`. Each candidate is
 // tried with the header's `base_slice` as it is, then (if different) with the
 // `base_slice` that keeps the scaled slice the same on the smaller machine, when
 // one exists: a failure that needs the slice of a big machine is kept on a small one.
 // Keeps: the first candidate that still fails at each step.
 // Terminates: every accepted candidate has fewer CPUs, so at most ncpus steps, each
-// trying at most ncpus folds.
+// trying at most ncpus^2 / 2 folds (ncpus is small by then: step 2 renumbered).
 #pragma once
 
 #include <optional>  // the compensating base slice
