@@ -42,6 +42,8 @@ constexpr std::array<Pass, 7> kPasses{{
     {kShortenGapsPass, shorten_gaps_pass},
     {kNormalizePass, normalize_pass},
 }};
+// The first four delete (events, tasks, CPUs, settings); the rest change values.
+constexpr std::size_t kStructuralPasses = 4;
 
 std::uint64_t event_count(const trace::Trace& t) {
   std::uint64_t n = 0;
@@ -50,22 +52,37 @@ std::uint64_t event_count(const trace::Trace& t) {
   return n;
 }
 
-// Runs rounds of every pass on `w` until one accepts nothing; returns why it stopped.
+// Runs pass k once, with its statistics. True iff it accepted a candidate.
+bool run_pass(Search& search, Work& w, Stats& stats, std::size_t k) {
+  PassStats& ps = stats.passes[k];
+  const std::size_t events = w.events.size();
+  const double start = search.seconds();
+  const bool progress = kPasses[k].run(search, w, ps);
+  ps.seconds += search.seconds() - start;
+  EEVDF_ASSERT(w.events.size() <= events, "no pass adds events");
+  ps.events_removed += events - w.events.size();
+  return progress;
+}
+
+// Runs rounds until one accepts nothing; returns why it stopped. Each round first
+// repeats the structural passes (what deletes events, tasks, CPUs and settings) to
+// their own fixed point, then runs the value passes once: a value simplified while
+// events could still go may commit the trace to a larger local minimum.
 std::string run_rounds(Search& search, Work& w, Stats& stats) {
   stats.passes.clear();
   for (const Pass& p : kPasses) stats.passes.push_back(PassStats{p.name, 0, 0, 0, 0});
   for (stats.rounds = 0; stats.rounds < kRoundsMax;) {
     ++stats.rounds;
     bool progress = false;
-    for (std::size_t k = 0; k < kPasses.size() && !search.spent(); ++k) {
-      PassStats& ps = stats.passes[k];
-      const std::size_t events = w.events.size();
-      const double start = search.seconds();
-      progress |= kPasses[k].run(search, w, ps);
-      ps.seconds += search.seconds() - start;
-      EEVDF_ASSERT(w.events.size() <= events, "no pass adds events");
-      ps.events_removed += events - w.events.size();
+    // Every structural round that accepts removes an event, task, CPU or setting.
+    for (std::uint64_t inner = 0; inner < kRoundsMax && !search.spent(); ++inner) {
+      bool structural = false;
+      for (std::size_t k = 0; k < kStructuralPasses && !search.spent(); ++k) structural |= run_pass(search, w, stats, k);
+      progress |= structural;
+      if (!structural) break;
     }
+    for (std::size_t k = kStructuralPasses; k < kPasses.size() && !search.spent(); ++k)
+      progress |= run_pass(search, w, stats, k);
     if (search.spent()) return search.spent_because();
     if (!progress) return "fixed point";
   }

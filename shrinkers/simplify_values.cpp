@@ -68,7 +68,33 @@ bool simplify_declaration(Search& search, Work& w, int id, PassStats& stats) {
   return progress;
 }
 
+// Whether task `id` has no `fork` before event i, or one at the same time: its
+// value then can as well be the declaration's (the replay judges whether it fails).
+bool new_at(const Work& w, std::size_t i, int id) {
+  for (std::size_t k = 0; k < i; ++k)
+    if (w.events[k].task == id && w.events[k].verb == trace::Verb::fork) return w.events[k].time_ns == w.events[i].time_ns;
+  return true;
+}
+
+// A renice or setslice of a new (or just forked) task said in its declaration
+// instead: one event fewer.
+bool absorb_into_declaration(Search& search, Work& w, std::size_t i, PassStats& stats) {
+  const trace::Event e = w.events[i];
+  if ((e.verb != trace::Verb::renice && e.verb != trace::Verb::setslice) || !new_at(w, i, e.task)) return false;
+  Work candidate = w;
+  for (trace::TaskDecl& d : candidate.header.tasks) {
+    if (d.id != e.task) continue;
+    if (e.verb == trace::Verb::renice) d.nice = e.nice;
+    if (e.verb == trace::Verb::setslice) d.slice_ns = e.slice_ns;
+  }
+  candidate.events.erase(candidate.events.begin() + static_cast<std::ptrdiff_t>(i));
+  if (!search.accepts(candidate, stats)) return false;
+  w = std::move(candidate);
+  return true;
+}
+
 bool simplify_event(Search& search, Work& w, std::size_t i, PassStats& stats) {
+  if (absorb_into_declaration(search, w, i, stats)) return true;
   const trace::Event e = w.events[i];
   const auto present = [i, e](const Work& x) {
     return i < x.events.size() && x.events[i].verb == e.verb && x.events[i].task == e.task;
