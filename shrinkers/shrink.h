@@ -14,7 +14,9 @@
 //   shorten_gaps.h    the time between events toward the smallest (and roundest)
 //                     that still fails;
 //   normalize.h       tasks renumbered 1..n by first appearance, times from 0.
-// They repeat until a round accepts nothing (a fixed point) or the budget runs out.
+// A round repeats the first four (structural) passes to their own fixed point, then
+// runs the value passes once; rounds repeat until one accepts nothing (a fixed
+// point) or the budget runs out.
 //
 // A candidate is judged by one replay that skips the events illegal where they
 // stand (a removed sleep takes the wake that needed it, a removed fork its task's
