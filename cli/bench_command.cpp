@@ -13,8 +13,10 @@
 #include <sstream>
 
 #include "bench/bench.h"
+#include "bench/shrink_bench.h"
 #include "cli/commands.h"
 #include "replay/replay.h"
+#include "replay/vocabulary.h"
 
 namespace eevdf::cli {
 namespace {
@@ -24,6 +26,12 @@ struct BenchFlags {
   bool json = false;
   int repetitions = 3;
   std::vector<std::string> models;
+  bool shrinkers = false;
+  std::vector<std::uint64_t> sizes{100, 300, 1000, 10000};
+  int seeds = 5;
+  std::vector<std::string> injections;
+  double rc_factor = 10;
+  bool show_traces = false;
 };
 
 // The text of a trace file; `.xz` files go through `xz -dc`.
@@ -97,7 +105,104 @@ void print_table(const std::vector<bench::TraceResult>& results) {
   }
 }
 
+template <class T>
+T median(std::vector<T> v) {
+  if (v.empty()) return T{};
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+std::string joined(std::vector<std::uint64_t> v) {
+  std::sort(v.begin(), v.end());
+  std::string out;
+  for (const auto x : v) out += (out.empty() ? "" : " ") + std::to_string(x);
+  return out;
+}
+
+// One row per (injection, size): medians of the cases, then the size distributions.
+void print_shrink_table(const std::vector<bench::ShrinkCase>& cases) {
+  std::cout << "| injection | events | failure at (median) | ours s (median) | ours events (median) | CPUs max | tasks max "
+               "| RC s (median) | RC events (median) | RC finished | sizes ours | sizes RC |\n"
+               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
+  for (std::size_t i = 0; i < cases.size();) {
+    std::size_t j = i;
+    std::vector<double> ours_s, rc_s;
+    std::vector<std::uint64_t> at, ours_n, rc_n;
+    std::uint64_t cpus = 0, tasks = 0, finished = 0;
+    for (; j < cases.size() && cases[j].injection == cases[i].injection && cases[j].size == cases[i].size; ++j) {
+      const bench::ShrinkCase& c = cases[j];
+      ours_s.push_back(c.ours_seconds);
+      rc_s.push_back(c.rc_seconds);
+      at.push_back(c.failure_at);
+      ours_n.push_back(c.ours_events);
+      rc_n.push_back(c.rc_events);
+      cpus = std::max(cpus, c.ours_cpus);
+      tasks = std::max(tasks, c.ours_tasks);
+      finished += c.rc_finished ? 1u : 0u;
+    }
+    std::cout << fmt::format("| {} | {} | {} | {:.3f} | {} | {} | {} | {:.3f} | {} | {}/{} | {} | {} |\n",
+                             cases[i].injection, cases[i].size, median(at), median(ours_s), median(ours_n), cpus,
+                             tasks, median(rc_s), median(rc_n), finished, j - i, joined(ours_n), joined(rc_n));
+    i = j;
+  }
+}
+
+// Per size over every injection: the acceptance's medians, and RapidCheck's size
+// where it finished within its budget against ours on the same traces.
+void print_shrink_summary(const std::vector<bench::ShrinkCase>& cases, const std::vector<std::uint64_t>& sizes) {
+  std::cout << "\n| events | cases | ours s (median) | ours s (max) | ours events (median) | RC finished | "
+               "ours events (median, those) | RC events (median, those) |\n|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const std::uint64_t size : sizes) {
+    std::vector<double> s;
+    std::vector<std::uint64_t> n, ours_f, rc_f;
+    for (const bench::ShrinkCase& c : cases) {
+      if (c.size != size) continue;
+      s.push_back(c.ours_seconds);
+      n.push_back(c.ours_events);
+      if (c.rc_finished) {
+        ours_f.push_back(c.ours_events);
+        rc_f.push_back(c.rc_events);
+      }
+    }
+    if (s.empty()) continue;
+    std::cout << fmt::format("| {} | {} | {:.3f} | {:.3f} | {} | {} | {} | {} |\n", size, s.size(), median(s),
+                             *std::max_element(s.begin(), s.end()), median(n), rc_f.size(),
+                             ours_f.empty() ? "-" : std::to_string(median(ours_f)),
+                             rc_f.empty() ? "-" : std::to_string(median(rc_f)));
+  }
+}
+
+int run_shrinkers(const BenchFlags& f) {
+  bench::ShrinkBenchOptions o;
+  o.sizes = f.sizes;
+  o.seeds = f.seeds;
+  o.injections = f.injections;
+  o.rc_budget_factor = f.rc_factor;
+  const std::vector<bench::ShrinkCase> cases = bench::run_shrink_bench(o, [&](const bench::ShrinkCase& c) {
+    std::cerr << fmt::format("{} {} #{} {}: ours {} ev {:.3f} s ({}) | RC {} ev {:.3f} s{}\n", c.injection, c.size,
+                             c.trace_index, c.property, c.ours_events, c.ours_seconds, c.ours_stopped, c.rc_events,
+                             c.rc_seconds, c.rc_finished ? "" : " (budget)");
+    if (f.show_traces) std::cerr << "ours:\n" << c.ours_text << (c.rc_finished ? "RapidCheck:\n" + c.rc_text : "");
+  });
+  if (f.json) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const bench::ShrinkCase& c : cases)
+      out.push_back({{"injection", c.injection}, {"events", c.size}, {"trace_index", c.trace_index},
+                     {"property", c.property}, {"failure_at", c.failure_at},
+                     {"ours", {{"events", c.ours_events}, {"tasks", c.ours_tasks}, {"cpus", c.ours_cpus},
+                               {"seconds", c.ours_seconds}, {"candidates", c.ours_candidates}, {"stopped", c.ours_stopped}}},
+                     {"rapidcheck", {{"events", c.rc_events}, {"seconds", c.rc_seconds}, {"candidates", c.rc_candidates},
+                                     {"finished", c.rc_finished}}}});
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  print_shrink_table(cases);
+  print_shrink_summary(cases, f.sizes);
+  return 0;
+}
+
 int run(const BenchFlags& f) {
+  if (f.shrinkers) return run_shrinkers(f);
   const std::vector<std::string> traces = f.traces.empty() ? default_traces() : f.traces;
   std::vector<bench::TraceResult> results;
   for (const std::string& path : traces) {
@@ -134,6 +239,18 @@ Run add_bench(CLI::App& app) {
   cmd->add_option("--model", f->models, "Measure only this model (repeatable; for profiling)")
       ->check(CLI::IsMember({"kernel", "fast-scalar", "fast-simd", "kernel+checks", "ideal"}))
       ->group("");
+  cmd->add_flag("--shrinkers", f->shrinkers,
+                "Shrink generated failing traces with shrinkers/ and with RapidCheck's list shrinking (10x budget)");
+  cmd->add_option("--sizes", f->sizes, "--shrinkers: trace sizes in events (default 100,300,1000,10000)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1000000}));
+  cmd->add_option("--seeds", f->seeds, "--shrinkers: failing traces per injection and size (default 5)")
+      ->check(CLI::Range(1, 1000));
+  cmd->add_option("--inject", f->injections, "--shrinkers: only these injections (default: every implemented one)")
+      ->check(CLI::IsMember(replay::vocabulary().injections));
+  cmd->add_flag("--show-traces", f->show_traces, "--shrinkers: print each shrunk trace (stderr)");
+  cmd->add_option("--rc-factor", f->rc_factor, "--shrinkers: RapidCheck's budget as a multiple of ours (default 10)")
+      ->check(CLI::Range(0.0, 1e6));
   return [f] { return run(*f); };
 }
 

@@ -22,5 +22,9 @@ Run add_bench(CLI::App& app);
 Run add_run(CLI::App& app);
 // Adds the hidden `diff-campaign`: fast_matches_reference on generated traces.
 Run add_diff_campaign(CLI::App& app);
+// Adds `shrink`: reduce a failing trace to a 1-minimal one.
+Run add_shrink(CLI::App& app);
+// Adds `corpus add` and `corpus check`: file shrunk traces, replay the corpus.
+Run add_corpus(CLI::App& app);
 
 }  // namespace eevdf::cli

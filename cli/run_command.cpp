@@ -12,6 +12,8 @@
 #include <random>
 
 #include "cli/commands.h"
+#include "cli/corpus_suite.h"
+#include "cli/seconds.h"
 #include "replay/vocabulary.h"
 #include "model/features.h"
 #include "model/injections.h"
@@ -39,27 +41,12 @@ struct RunFlags {
   bool json = false;
   bool strict = false;
   std::string corpus_dir = "corpus/new";
+  std::string corpus_root = "corpus";
+  bool no_corpus = false;
   double shrink_seconds = runner::kShrinkSecondsMax;
   std::uint64_t diff_every = 0;
   std::string model = "reference";
 };
-
-// "60s", "2m", "500ms", "1h" or a plain number of seconds; negative: not a duration.
-double parse_seconds(const std::string& text) {
-  std::size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    return -1;
-  }
-  const std::string unit = text.substr(used);
-  if (unit.empty() || unit == "s") return value;
-  if (unit == "ms") return value / 1000;
-  if (unit == "m" || unit == "min") return value * 60;
-  if (unit == "h") return value * 3600;
-  return -1;
-}
 
 // Flags to runner options; "" or why they are wrong (exit 2).
 std::string to_options(const RunFlags& f, runner::Options& o) {
@@ -262,6 +249,37 @@ nlohmann::json to_json(const RunFlags& f, const runner::Options& o, const runner
   return j;
 }
 
+// The corpus before new traces (STYLE.md rule 10, Hypothesis's saved examples
+// first): every trace as its own header says; --inject and --features do not apply.
+CorpusResult replay_corpus_first(const RunFlags& f) {
+  if (f.no_corpus) return {};
+  if (!std::filesystem::is_directory(f.corpus_root)) {
+    if (!f.json) std::cout << fmt::format("corpus: {} not found, nothing replayed (--corpus DIR)\n", f.corpus_root);
+    return {};
+  }
+  std::vector<std::string> folders = kCorpusFolders;
+  folders.push_back("new");  // failures saved by earlier runs, not yet filed
+  const CorpusResult r = replay_corpus(f.corpus_root, folders);
+  if (!f.json)
+    std::cout << fmt::format("corpus {} replayed first ({} traces, each as its header says):\n{}", f.corpus_root,
+                             r.traces(), corpus_report(r));
+  return r;
+}
+
+nlohmann::json corpus_json(const RunFlags& f, const CorpusResult& r) {
+  nlohmann::json j;
+  j["root"] = f.no_corpus ? "" : f.corpus_root;
+  j["folders"] = nlohmann::json::object();
+  j["failures"] = nlohmann::json::array();
+  for (const CorpusFolder& c : r.folders) {
+    j["folders"][c.name] = {{"traces", c.traces.size()}, {"passed", c.passed()}};
+    for (const CorpusTrace& t : c.traces)
+      if (t.outcome != replay::Outcome::clean)
+        j["failures"].push_back({{"file", t.path}, {"exit", static_cast<int>(t.outcome)}, {"report", t.report}});
+  }
+  return j;
+}
+
 int run(RunFlags f) {
   if (!f.seed) f.seed = (std::uint64_t{std::random_device{}()} << 32) | std::random_device{}();
   runner::Options o;
@@ -270,6 +288,7 @@ int run(RunFlags f) {
     return 2;
   }
   if (!f.json) print_settings(f, o);
+  const CorpusResult corpus = replay_corpus_first(f);
   std::cout << std::flush;
   const bool live = !f.json && isatty(1) && isatty(2);
   const runner::Result r =
@@ -283,9 +302,11 @@ int run(RunFlags f) {
   }
   if (!f.json) print_table(r, o.kernel_src);
   const std::vector<Saved> saved = save_failures(f, o, r);
-  const int code = saved.empty() ? 0 : 1;
+  const int code = std::max(saved.empty() ? 0 : 1, static_cast<int>(corpus.worst));
   if (f.json) {
-    std::cout << to_json(f, o, r, saved, code).dump(2) << "\n";
+    nlohmann::json j = to_json(f, o, r, saved, code);
+    j["corpus"] = corpus_json(f, corpus);
+    std::cout << j.dump(2) << "\n";
     return code;
   }
   print_saved(saved);
@@ -296,6 +317,9 @@ int run(RunFlags f) {
   std::cout << fmt::format("time {:.1f} s ({}), {:.0f} traces/s, {:.0f} events/s\n", r.seconds, r.stopped_because,
                            static_cast<double>(r.tally.traces) / std::max(r.seconds, 1e-9),
                            static_cast<double>(r.tally.events) / std::max(r.seconds, 1e-9));
+  if (corpus.worst != replay::Outcome::clean)
+    std::cout << fmt::format("corpus: {} traces did not replay as their headers say (see above)\n",
+                             corpus.traces() - corpus.passed());
   std::cout << (code == 0 ? "result: clean" : "result: VIOLATED") << (r.tally.findings.empty() ? "" : " (known findings apart)")
             << "\n";
   return code;
@@ -327,6 +351,9 @@ Run add_run(CLI::App& app) {
                   "Also run every N-th trace through the fast model and compare it with the reference after every "
                   "event (fast_matches_reference; a difference is an internal error, exit 3)");
   cmd->add_flag("--strict", f->strict, "Known findings fail the run too");
+  cmd->add_option("--corpus", f->corpus_root,
+                  "Corpus root replayed before new traces: scenarios, bugs, findings, regressions, new (default corpus)");
+  cmd->add_flag("--no-corpus", f->no_corpus, "Do not replay the corpus first");
   cmd->add_option("--corpus-dir", f->corpus_dir, "Where failing traces are saved (default corpus/new)");
   cmd->add_option("--model", f->model,
                   "reference (default) or kernel-src: 6.12 traces through the 6.12 profile and the real fair.c")

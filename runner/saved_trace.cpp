@@ -14,13 +14,15 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
   shrinkers::Budget budget;
   budget.seconds_max = seconds_max;
   Shrunk out;
-  out.trace = shrinkers::shrink(failing, shrinkers::violates(v.property), budget, &out.stats);
+  // The same property with the same finding status: a known finding and a new
+  // violation of one property are two failures, shrunk apart.
+  out.trace = shrinkers::shrink(failing, shrinkers::Target{v.property, v.finding}, budget, &out.stats);
   return out;
 }
 
 std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v, std::uint64_t run_seed,
                              const std::string& command_line) {
-  trace::Trace t = shrunk;
+  trace::Trace t = shrinkers::with_expectations(shrunk, shrinkers::Target{v.property, v.finding});
   std::vector<std::string>& c = t.header.preamble;  // written as `#<line>`
   c.clear();
   c.push_back(fmt::format(" Found by `eevdf-check run`: property {} violated{}.", v.property,
@@ -31,8 +33,6 @@ std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v
   if (!v.explanation.empty()) c.push_back(fmt::format("   {}", v.explanation));
   c.push_back(fmt::format(" Command: {}", command_line));
   c.push_back(" Shrunk from the generated trace; replay with `eevdf-check replay <this file>`.");
-  t.header.expect_violations = {v.property};
-  t.header.expect_clean = false;
   return trace::to_text(t);
 }
 
@@ -40,6 +40,18 @@ std::string saved_trace_name(const std::string& property, const std::string& tex
   const auto hash = static_cast<std::uint32_t>(fnv1a(kFnvOffset, text) & 0xffffffffu);
   return attempt == 0 ? fmt::format("{}-{:08x}.trace", property, hash)
                       : fmt::format("{}-{:08x}-{}.trace", property, hash, attempt);
+}
+
+std::string folder_for(const trace::Trace& t) {
+  if (!t.header.injections.empty()) return "bugs";
+  const std::optional<shrinkers::Target> first = shrinkers::first_failure(t);
+  if (first && first->finding && !first->finding->empty()) return "findings";
+  return "regressions";
+}
+
+std::string corpus_name(const trace::Trace& t, const std::string& text, int attempt) {
+  const std::string property = t.header.expect_violations.empty() ? "clean" : t.header.expect_violations.front();
+  return saved_trace_name(property, text, attempt);
 }
 
 }  // namespace eevdf::runner

@@ -35,4 +35,12 @@ std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v
 // that an existing file is never overwritten.
 std::string saved_trace_name(const std::string& property, const std::string& text, int attempt);
 
+// Where `corpus add` files a trace: `bugs` for a trace with an injection, `findings`
+// when its first failure is a known finding, else `regressions`.
+std::string folder_for(const trace::Trace& t);
+
+// The corpus name of a trace: saved_trace_name with the trace's first `expect
+// violation` (`clean` for `expect clean`) as the property.
+std::string corpus_name(const trace::Trace& t, const std::string& text, int attempt);
+
 }  // namespace eevdf::runner

@@ -7,9 +7,7 @@
 #include "base/assert.h"
 
 namespace eevdf::shrinkers {
-namespace {
 
-// Keeps the declarations of the tasks some event still names, in header order.
 void drop_unnamed_declarations(Work& w) {
   std::set<int> named;
   for (const trace::Event& e : w.events)
@@ -20,8 +18,6 @@ void drop_unnamed_declarations(Work& w) {
   EEVDF_ASSERT(kept.size() <= w.header.tasks.size(), "dropping declarations never adds one");
   w.header.tasks = std::move(kept);
 }
-
-}  // namespace
 
 Work strip_expectations(const trace::Trace& t) {
   Work w;
@@ -40,9 +36,30 @@ trace::Trace to_trace(const Work& w) {
   trace::Trace t;
   t.header = w.header;
   t.body.reserve(w.events.size());
-  for (const trace::Event& e : w.events) t.body.emplace_back(e);
+  int line = 0;
+  for (const trace::Event& e : w.events) {
+    t.body.emplace_back(e);
+    std::get<trace::Event>(t.body.back()).line = ++line;
+  }
   EEVDF_ASSERT(t.body.size() == w.events.size(), "one statement per event");
   return t;
+}
+
+Work kept_by(const Work& w, const Verdict& verdict) {
+  EEVDF_ASSERT(verdict.events_used <= w.events.size(), "the verdict is about these events");
+  Work out;
+  out.header = w.header;
+  std::size_t next_dropped = 0;
+  for (std::size_t i = 0; i < verdict.events_used; ++i) {
+    if (next_dropped < verdict.dropped.size() && verdict.dropped[next_dropped] == i) {
+      ++next_dropped;
+      continue;
+    }
+    out.events.push_back(w.events[i]);
+  }
+  drop_unnamed_declarations(out);
+  EEVDF_ASSERT(out.events.size() + verdict.dropped.size() >= verdict.events_used, "only listed events are dropped");
+  return out;
 }
 
 Work delete_events(const Work& w, std::size_t first, std::size_t count) {

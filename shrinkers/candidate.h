@@ -8,6 +8,7 @@
 #include <cstddef>  // std::size_t
 #include <vector>   // events
 
+#include "shrinkers/shrink.h"
 #include "trace/trace.h"
 
 namespace eevdf::shrinkers {
@@ -21,8 +22,16 @@ struct Work {
 // `t` without any expectation: the starting point of every shrink.
 Work strip_expectations(const trace::Trace& t);
 
-// The trace to replay (and to return): header plus events, no Expect statements.
+// The trace to replay (and to return): header plus events, no Expect statements;
+// each event's `line` is its position (1-based), as in the written text.
 trace::Trace to_trace(const Work& w);
+
+// `w` as a verdict on it leaves it: without the events skipped as illegal and the
+// events after the failure, and without the declarations no event names any more.
+Work kept_by(const Work& w, const Verdict& verdict);
+
+// Drops the declarations of the tasks no event names, keeping header order.
+void drop_unnamed_declarations(Work& w);
 
 // `w` without events [first, first + count) (clipped to the end) and their
 // dependents: every event naming a task whose `fork` was deleted. Declarations of

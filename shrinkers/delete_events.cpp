@@ -6,6 +6,12 @@
 namespace eevdf::shrinkers {
 namespace {
 
+// The sliding windows: sizes 2 and 3 catch a pair or triple of neighbours that only
+// go together (a sleep and the tick after it), on traces already small enough that
+// n windows of n-event replays cost little.
+constexpr std::size_t kWindowSizeMax = 3;
+constexpr std::size_t kWindowEventsMax = 200;
+
 // One sweep of blocks of `size` events, left to right. True iff one was deleted.
 bool sweep(Search& search, Work& w, std::size_t size, PassStats& stats) {
   bool progress = false;
@@ -17,7 +23,6 @@ bool sweep(Search& search, Work& w, std::size_t size, PassStats& stats) {
     Work candidate = delete_events(w, first, size);
     if (search.accepts(candidate, stats)) {
       EEVDF_ASSERT(candidate.events.size() < w.events.size(), "an accepted deletion deletes");
-      stats.events_removed += w.events.size() - candidate.events.size();
       w = std::move(candidate);
       progress = true;
     } else {
@@ -25,6 +30,25 @@ bool sweep(Search& search, Work& w, std::size_t size, PassStats& stats) {
     }
   }
   EEVDF_ASSERT(first >= w.events.size() || search.spent(), "the sweep reached the end within its bound");
+  return progress;
+}
+
+// Windows of `size` events at every start, left to right: blocks the halving sweep
+// never aligns (events 1-2 at size 2). True iff one was deleted.
+bool slide(Search& search, Work& w, std::size_t size, PassStats& stats) {
+  bool progress = false;
+  // Each step advances `first` by one or removes >= 1 event: at most 2n steps.
+  const std::size_t steps_max = 2 * w.events.size() + 2;
+  std::size_t first = 0;
+  for (std::size_t step = 0; step < steps_max && first + size <= w.events.size() && !search.spent(); ++step) {
+    Work candidate = delete_events(w, first, size);
+    if (search.accepts(candidate, stats)) {
+      w = std::move(candidate);
+      progress = true;
+    } else {
+      ++first;
+    }
+  }
   return progress;
 }
 
@@ -41,6 +65,10 @@ bool delete_events_pass(Search& search, Work& w, PassStats& stats) {
     size /= 2;
   }
   EEVDF_ASSERT(size == 1 || w.events.empty() || search.spent(), "the pass ends at single events");
+  // Unaligned windows only on small traces: n replays of n events each.
+  if (w.events.size() <= kWindowEventsMax)
+    for (std::size_t window = 2; window <= kWindowSizeMax && !search.spent(); ++window)
+      progress |= slide(search, w, window, stats);
   return progress;
 }
 

@@ -18,7 +18,6 @@ bool delete_tasks_pass(Search& search, Work& w, PassStats& stats) {
     Work candidate = delete_task(w, id);
     if (!search.accepts(candidate, stats)) continue;
     EEVDF_ASSERT(candidate.header.tasks.size() < w.header.tasks.size(), "an accepted deletion deletes a task");
-    stats.events_removed += w.events.size() - candidate.events.size();
     w = std::move(candidate);
     progress = true;
   }

@@ -4,8 +4,10 @@
 // every property, in the kernel arithmetic and, on shorter traces, the ideal one.
 // Only known findings (properties/findings.h) and consequences of an overflow may be
 // reported. A failure prints the seed, the trace and the RC_PARAMS line that
-// reproduces it (trace/tests/rc_check.h); `eevdf-check shrink`-style reduction of the
-// printed trace is then deterministic (shrinkers/).
+// reproduces it (trace/tests/rc_check.h). RapidCheck's own shrinking is off here:
+// inside the failing case the deterministic shrinker (shrinkers/) reduces the trace
+// toward the same property and the log shows the shrunk trace, so the reproduce line
+// replays the unshrunk case and then reruns that shrinker.
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
 
@@ -15,6 +17,9 @@
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
 #include "properties/tests/harness.h"
+#include "replay/vocabulary.h"
+#include "shrinkers/shrink.h"
+#include "trace/reader.h"
 #include "trace/tests/rc_check.h"
 #include "trace/writer.h"
 
@@ -39,19 +44,42 @@ eevdf::generator::Options draw_options(std::uint64_t events_max) {
 }
 
 
+struct Failure {
+  std::string property;
+  std::string text;  // property, line and values
+};
+
 // The violations that count: not a known finding, not a consequence.
-std::vector<std::string> failures(const eevdf::properties::testing::Capture& sink) {
-  std::vector<std::string> out;
+std::vector<Failure> failures(const eevdf::properties::testing::Capture& sink) {
+  std::vector<Failure> out;
   for (const auto& v : sink.violations)
     if (!v.consequence && v.finding.empty())
-      out.push_back(std::string(v.property) + " at line " + std::to_string(v.line) + ": " + v.values);
+      out.push_back({std::string(v.property), std::string(v.property) + " at line " + std::to_string(v.line) + ": " + v.values});
   return out;
+}
+
+// The shrinker's budget inside a failing case: a generated trace of a few hundred
+// events shrinks in well under a second; the bound keeps a pathological one short.
+constexpr double kShrinkSecondsMax = 20;
+
+// The failing trace shrunk toward its first failure (same property, not a finding).
+template <class A>
+std::string shrunk_text(const std::string& text, const std::string& property) {
+  const auto arith = std::is_same_v<A, eevdf::model::IdealArith> ? eevdf::trace::Arith::ideal : eevdf::trace::Arith::kernel;
+  const eevdf::shrinkers::Target target{property, std::string(), arith};
+  eevdf::shrinkers::Budget budget;
+  budget.seconds_max = kShrinkSecondsMax;
+  eevdf::shrinkers::Stats stats;
+  const eevdf::trace::Trace t = eevdf::trace::parse_trace_text(text, "generated", eevdf::replay::vocabulary());
+  const eevdf::trace::Trace shrunk = eevdf::shrinkers::shrink(t, target, budget, &stats);
+  return "shrunk by shrinkers/ (" + std::to_string(stats.events_before) + " -> " + std::to_string(stats.events_after) +
+         " events, " + stats.stopped_because + "):\n" + eevdf::trace::to_text(eevdf::shrinkers::with_expectations(shrunk, target));
 }
 
 // Replays `text`; in the ideal arithmetic a trace generated against the kernel one
 // may stop being valid (a rounding tie decided otherwise): the replay stops there.
 template <class A>
-std::vector<std::string> check_text(const std::string& text) {
+std::vector<Failure> check_text(const std::string& text) {
   Harness<A> h(text, {});
   try {
     h.apply_until();
@@ -67,9 +95,10 @@ void generated_traces_hold(std::uint64_t events_max) {
   const auto seed = *rc::gen::arbitrary<std::uint64_t>();
   const eevdf::generator::Options o = draw_options(events_max);
   const std::string text = eevdf::trace::to_text(eevdf::generator::generate_trace(seed, o));
-  const std::vector<std::string> found = check_text<A>(text);
+  const std::vector<Failure> found = check_text<A>(text);
   if (!found.empty()) {
-    RC_LOG() << "generator seed " << seed << ", first failure: " << found.front() << "\n" << text;
+    RC_LOG() << "generator seed " << seed << ", first failure: " << found.front().text << "\n"
+             << shrunk_text<A>(text, found.front().property) << "unshrunk:\n" << text;
     RC_FAIL("a property failed on a generated trace");
   }
 }
@@ -77,9 +106,11 @@ void generated_traces_hold(std::uint64_t events_max) {
 }  // namespace
 
 TEST_CASE("generated traces hold every property (kernel arithmetic)", "[properties][generated]") {
-  eevdf::trace::testing::check("generated-kernel", 300, [] { generated_traces_hold<eevdf::model::KernelArith>(400); });
+  eevdf::trace::testing::check("generated-kernel", 300, [] { generated_traces_hold<eevdf::model::KernelArith>(400); },
+                               false);
 }
 
 TEST_CASE("generated traces hold every property (ideal arithmetic)", "[properties][generated]") {
-  eevdf::trace::testing::check("generated-ideal", 60, [] { generated_traces_hold<eevdf::model::IdealArith>(120); });
+  eevdf::trace::testing::check("generated-ideal", 60, [] { generated_traces_hold<eevdf::model::IdealArith>(120); },
+                               false);
 }

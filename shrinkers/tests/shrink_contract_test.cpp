@@ -97,6 +97,6 @@ TEST_CASE("a task named only by renice while new is deleted with its declaration
   const Trace result = sh::shrink(input, sh::violates("iowait_accounting"), sh::Budget{}, &stats);
   CHECK(stats.stopped_because == "fixed point");
   CHECK(result.header.find_task(9) == nullptr);
-  CHECK(stats.passes.size() == 2);
+  CHECK(stats.passes.size() == 7);
   CHECK(sh::violates("iowait_accounting")(result));
 }

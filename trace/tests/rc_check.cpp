@@ -48,10 +48,12 @@ std::string reproduce_params(const std::string& name, const rc::detail::TestPara
 
 }  // namespace
 
-void check_property(const std::string& name, int default_cases, const rc::detail::Property& property) {
+void check_property(const std::string& name, int default_cases, const rc::detail::Property& property,
+                    bool rapidcheck_shrinks) {
   const rc::detail::Configuration& config = rc::detail::configuration();
   rc::detail::TestParams params = config.testParams;
   if (!rc_params_set("max_success")) params.maxSuccess = default_cases;
+  if (!rapidcheck_shrinks) params.disableShrinking = true;
   rc::detail::TestMetadata metadata;
   metadata.id = name;
   metadata.description = name;

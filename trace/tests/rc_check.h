@@ -18,11 +18,16 @@ namespace eevdf::trace::testing {
 // SUCCEED with the case count, or FAIL with the counterexample and the command
 // that reproduces it. `name` identifies the property in RC_PARAMS' reproduce map,
 // so it must be unique in the executable.
-void check_property(const std::string& name, int default_cases, const rc::detail::Property& property);
+// With `rapidcheck_shrinks` false, RapidCheck reports the first failing case as
+// drawn: for properties whose failing case shrinks better by other means (the
+// generated-trace suites rerun shrinkers/' deterministic shrinker inside the failing
+// case, so the reproduce line replays the unshrunk case and then that shrinker).
+void check_property(const std::string& name, int default_cases, const rc::detail::Property& property,
+                    bool rapidcheck_shrinks = true);
 
 template <typename Testable>
-void check(const std::string& name, int default_cases, Testable&& testable) {
-  check_property(name, default_cases, rc::detail::toProperty(std::forward<Testable>(testable)));
+void check(const std::string& name, int default_cases, Testable&& testable, bool rapidcheck_shrinks = true) {
+  check_property(name, default_cases, rc::detail::toProperty(std::forward<Testable>(testable)), rapidcheck_shrinks);
 }
 
 // `text` as a C string literal (\n, \t, \", \\, \xNN escaped), so that a failing

@@ -1,0 +1,129 @@
+// `eevdf-check corpus add FILE` and `eevdf-check corpus check [FOLDER...]`: filing a
+// shrunk trace under a name that never overwrites, and replaying the corpus per
+// folder (what ctest runs). The replaying is cli/corpus_suite.h.
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.h"
+#include "cli/corpus_suite.h"
+#include "replay/replay.h"
+#include "replay/vocabulary.h"
+#include "runner/saved_trace.h"
+#include "trace/error.h"
+#include "trace/reader.h"
+
+namespace eevdf::cli {
+namespace {
+
+struct CorpusFlags {
+  std::string root = "corpus";
+  std::string file;                  // add
+  std::string folder;                // add: default by folder_for
+  std::vector<std::string> folders;  // check: default kCorpusFolders
+};
+
+// Names tried before giving up: 1000 files of one property and hash is a bug.
+constexpr int kAttemptsMax = 1000;
+
+bool read_file(const std::string& path, std::string& text) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  text = s.str();
+  return static_cast<bool>(in);
+}
+
+// Whether `text` replays as its header says; prints the replay's report when not.
+replay::Outcome replays_clean(const std::string& file, const std::string& text) {
+  std::istringstream in(text);
+  std::ostringstream out, err;
+  const replay::Outcome outcome = replay::replay(in, file, replay::Options{}, out, err);
+  if (outcome != replay::Outcome::clean) std::cerr << out.str() << err.str();
+  return outcome;
+}
+
+int add(const CorpusFlags& f) {
+  std::string text;
+  if (!read_file(f.file, text)) {
+    std::cerr << fmt::format("{}: cannot open file\n", f.file);
+    return 2;
+  }
+  trace::Trace t;
+  try {
+    t = trace::parse_trace_text(text, f.file, replay::vocabulary());
+  } catch (const trace::TraceError& e) {
+    std::cerr << e.what() << "\n";
+    return 2;
+  }
+  if (t.header.preamble.empty()) {
+    std::cerr << fmt::format("{}:1: no header comment; say what the trace reproduces and why (STYLE.md, rule 10)\n",
+                             f.file);
+    return 2;
+  }
+  if (!t.header.has_trace_expectations()) {
+    std::cerr << fmt::format("{}: no `expect violation` or `expect clean` in the header: a corpus trace says its outcome\n",
+                             f.file);
+    return 2;
+  }
+  if (const replay::Outcome o = replays_clean(f.file, text); o != replay::Outcome::clean) {
+    std::cerr << fmt::format("{}: does not replay as its header says; not filed\n", f.file);
+    return static_cast<int>(o);
+  }
+  const std::string folder = f.folder.empty() ? runner::folder_for(t) : f.folder;
+  const std::filesystem::path dir = std::filesystem::path(f.root) / folder;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  for (int attempt = 0; attempt < kAttemptsMax; ++attempt) {
+    const std::filesystem::path path = dir / runner::corpus_name(t, text, attempt);
+    std::string existing;
+    if (std::filesystem::exists(path)) {
+      if (read_file(path.string(), existing) && existing == text) {
+        std::cout << fmt::format("already filed as {}\n", path.string());
+        return 0;
+      }
+      continue;  // never overwrite: the next name
+    }
+    std::ofstream out(path);
+    out << text;
+    if (!out) break;
+    std::cout << fmt::format("filed {}\n  eevdf-check replay {}\n", path.string(), path.string());
+    return 0;
+  }
+  std::cerr << fmt::format("{}: cannot write the trace\n", dir.string());
+  return 2;
+}
+
+int check(const CorpusFlags& f) {
+  if (!std::filesystem::is_directory(f.root)) {
+    std::cerr << fmt::format("{}: no such corpus directory\n", f.root);
+    return 2;
+  }
+  const CorpusResult r = replay_corpus(f.root, f.folders.empty() ? kCorpusFolders : f.folders);
+  std::cout << fmt::format("corpus {}: {} traces\n{}", f.root, r.traces(), corpus_report(r));
+  return static_cast<int>(r.worst);
+}
+
+}  // namespace
+
+Run add_corpus(CLI::App& app) {
+  auto f = std::make_shared<CorpusFlags>();
+  CLI::App* cmd = app.add_subcommand("corpus", "File shrunk traces and replay the corpus per folder");
+  cmd->require_subcommand(1);
+  cmd->add_option("--corpus", f->root, "The corpus root (default: corpus)");
+  CLI::App* add_cmd = cmd->add_subcommand("add", "File a trace as <folder>/<property>-<hash>.trace, never overwriting");
+  add_cmd->add_option("file", f->file, "A trace with a header comment and its expected outcome")->required();
+  add_cmd->add_option("--folder", f->folder, "bugs, findings, regressions or scenarios (default: from the trace)")
+      ->check(CLI::IsMember({"scenarios", "bugs", "findings", "regressions"}));
+  add_cmd->add_option("--corpus", f->root, "The corpus root (default: corpus)");
+  CLI::App* check_cmd = cmd->add_subcommand("check", "Replay every corpus trace as its header says; report per folder");
+  check_cmd->add_option("folders", f->folders, "Folders (default: scenarios bugs findings regressions)");
+  check_cmd->add_option("--corpus", f->root, "The corpus root (default: corpus)");
+  return [f, add_cmd] { return add_cmd->parsed() ? add(*f) : check(*f); };
+}
+
+}  // namespace eevdf::cli
