@@ -5,6 +5,8 @@
 #pragma once
 
 #include <array>        // the registry
+#include <cstddef>      // positions
+#include <cstdint>      // ns
 #include <string_view>  // names
 
 namespace eevdf::properties {
@@ -54,6 +56,19 @@ constexpr std::string_view known_finding(std::string_view name) {
   for (const FindingInfo& f : kFindings)
     if (f.name == name) return f.name;
   throw "not in kFindings";
+}
+
+// Whether the entry `name` covers the profile `profile` ("6.12", "6.18"): its
+// `profiles` starts with it or names it after a comma ("6.12, 6.18").
+constexpr bool finding_covers(std::string_view name, std::string_view profile) {
+  for (const FindingInfo& f : kFindings) {
+    if (f.name != name) continue;
+    const std::string_view list = f.profiles;
+    for (std::size_t at = 0; at + profile.size() <= list.size(); ++at)
+      if (list.substr(at, profile.size()) == profile && (at == 0 || list.substr(at - 2, 2) == ", ")) return true;
+    return false;
+  }
+  return false;
 }
 
 // The tick-less stretch (ns) from which an overflow counts as the min_vruntime finding.
