@@ -28,7 +28,7 @@ class SumsConsistent final : public Property<A, P> {
 
   void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
     typename A::value expected = to;
-    if (!Forms<P>::v0_moves_to(this->env_.facts(cfs), from, to, expected))
+    if (!Forms<P>::v0_moves_to(cfs, from, to, expected))
       this->fail(cfs.rq_->cpu, 0,
                  fmt::format("v0 {} -> {}, expected {}", A::to_string(from), A::to_string(to), A::to_string(expected)),
                  std::string(Forms<P>::v0_rule));
@@ -167,12 +167,11 @@ class TaskConservation final : public Property<A, P> {
 
 // Every s64 the kernel forms fits (INVARIANTS.md no_overflow): the kernel
 // arithmetic logs each one; a runqueue stays tainted until it empties. An overflow
-// after a tick-less stretch of >= 1 s with queued entities is the known finding
-// monotone-min-vruntime-overflow (findings.h), so the longest stretch is kept per CPU.
+// after a tick-less stretch of >= 1 s with queued entities is a known finding
+// (findings.h: monotone-min-vruntime-overflow on 6.18, k612-tickless-eligibility-overflow
+// on 6.12; Forms<P>), so the longest stretch is kept per CPU.
 template <class A, class P = model::profile_6_18>
 class NoOverflow final : public Property<A, P> {
-  static constexpr std::string_view kMonotoneOverflow = known_finding("monotone-min-vruntime-overflow");
-
  public:
   using Property<A, P>::Property;
   std::string_view name() const override { return "no_overflow"; }
@@ -200,7 +199,7 @@ class NoOverflow final : public Property<A, P> {
                     fmt::format("{} = {} (longest tick-less stretch with queued entities: {} ns)", o.expression,
                                 model::KernelArith::to_string(o.exact), longest_[c]),
                     "a 64-bit quantity of the kernel overflowed; the model goes on with the wrapped value", false, {}};
-        if (longest_[c] >= kTicklessFindingNs && finding_covers(kMonotoneOverflow, P::name)) v.finding = kMonotoneOverflow;
+        if (longest_[c] >= kTicklessFindingNs) v.finding = Forms<P>::tickless_overflow;
         this->env_.sink.violation(v);
         this->env_.overflowed.insert(cpu);
       }

@@ -19,7 +19,7 @@ struct FindingInfo {
   std::string_view origin;     // the kernel behaviour or commit it comes from
 };
 
-inline constexpr std::array<FindingInfo, 8> kFindings{{
+inline constexpr std::array<FindingInfo, 9> kFindings{{
     {"monotone-min-vruntime-overflow", "no_overflow", "6.18",
      "the runqueue had a tick-less stretch of at least 1 s with queued entities before the overflow",
      "min_vruntime as v0 up to v6.18.3 (zero_vruntime from 79f3f9bedd14, v6.19)"},
@@ -48,6 +48,12 @@ inline constexpr std::array<FindingInfo, 8> kFindings{{
      "kernel-src stopped where the real code would crash: pick_eevdf() found nothing eligible after an s64 "
      "overflow of the sums (unphysical tick-less stretches); the reference leaves the CPU idle there",
      "pick_next_entity() dereferences pick_eevdf()'s result unchecked (linux-source-6.12 6.12.117-1~deb12u1)"},
+    // Found by the properties on the real code (run --model=kernel-src --unphysical).
+    {"k612-tickless-eligibility-overflow", "no_overflow", "6.12 (kernel-src, Debian 6.12.117)",
+     "the runqueue had a tick-less stretch of at least 1 s with queued entities before the overflow (a nice-19 "
+     "curr beside eight nice -20 tasks: key*W overflows after 190 s without a tick)",
+     "vruntime_eligible() forms (v - v0) * W in s64; zero_vruntime keeps v0 at V, but one charge of a long "
+     "stretch puts the light curr's key that far from it (linux-source-6.12 6.12.117-1~deb12u1)"},
 }};
 
 // The registered name `name`; a name not in the table fails to compile when the

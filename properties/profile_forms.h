@@ -11,6 +11,7 @@
 #include "model/features.h"
 #include "model/profile.h"
 #include "model/task.h"
+#include "properties/brute.h"
 #include "properties/findings.h"
 #include "properties/queue_walk.h"
 
@@ -57,20 +58,24 @@ struct Forms<model::profile_6_18> {
     return cfg.feat(model::Feature::RUN_TO_PARITY_WAKEUP) && !short_ && is_protected(curr);
   }
   // §4.3 update_min_vruntime(): v0 moves only forward, to the smallest vruntime of Q.
+  // A walk of Q, not the shared recount: the model bumps the generation right after
+  // moving v0, so a recount here would serve nobody else.
   template <class A>
-  static bool v0_moves_to(const QueueFacts<A>& f, const typename A::value& from, const typename A::value& to,
+  static bool v0_moves_to(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to,
                           typename A::value& expected) {
     bool any = false;
-    for (const auto* se : f.entities) {
-      if (!any || se->vruntime < expected) expected = se->vruntime;
+    for_each_queued(cfs, [&](const model::sched_entity<A>& se) {
+      if (!any || se.vruntime < expected) expected = se.vruntime;
       any = true;
-    }
+    });
     return any && expected == to && to > from;
   }
   static constexpr std::string_view v0_rule = "v0 must advance to the smallest vruntime of curr and the tree (§4.3)";
   static constexpr std::string_view v0_where = "v0 changed outside update_min_vruntime (§4.3)";
   // §9: a relative deadline is rescaled by w_old/w_new with vlag.
   static constexpr bool reweight_scales_rel_deadline = true;
+  // no_overflow after a tick-less stretch of >= 1 s (findings.h).
+  static constexpr std::string_view tickless_overflow = known_finding("monotone-min-vruntime-overflow");
 };
 
 // Debian's 6.12.117 (EEVDF_MODEL.md §4.3 zero_vruntime, §5.1, §7.1, §7.3, §8.2, §9
@@ -116,16 +121,18 @@ struct Forms<model::profile_6_12> {
   // §4.3 zero_vruntime (the 6.12.117 back-port): avg_vruntime() re-bases v0 to V,
   // the floored mean of Q (curr's vruntime when it is alone), in either direction.
   template <class A>
-  static bool v0_moves_to(const QueueFacts<A>& f, const typename A::value& from, const typename A::value& to,
+  static bool v0_moves_to(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to,
                           typename A::value& expected) {
-    expected = f.avg_vruntime();
-    return f.queued != 0 && expected == to && to != from;
+    expected = brute::avg_vruntime(cfs);
+    return !brute::queued(cfs).empty() && expected == to && to != from;
   }
   static constexpr std::string_view v0_rule = "v0 (zero_vruntime) is re-based to V of Q inside avg_vruntime (§4.3)";
   static constexpr std::string_view v0_where = "v0 changed outside avg_vruntime's re-base (§4.3)";
   // §9 (K6.12): off the runqueue reweight_entity rescales vlag only; the relative
   // deadline of the SAVE dequeue is restored as it was.
   static constexpr bool reweight_scales_rel_deadline = false;
+  // no_overflow after a tick-less stretch of >= 1 s, found on kernel-src (findings.h).
+  static constexpr std::string_view tickless_overflow = known_finding("k612-tickless-eligibility-overflow");
 };
 
 }  // namespace eevdf::properties
