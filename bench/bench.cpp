@@ -93,10 +93,10 @@ void replay_fast(const trace::Header& h, const std::vector<trace::Event>& events
   }
 }
 
-template <class A>
+template <class A, class P = model::profile_6_18>
 void replay_checked(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
   CountingSink sink;
-  replay::CheckedRun<A> run(replay::make_config(h, {}, "bench"), replay::make_task_specs(h), sink, {});
+  replay::CheckedRun<A, P> run(replay::make_config(h, {}, "bench"), replay::make_task_specs(h), sink, {});
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::string reason = run.apply(events[i]);
     EEVDF_ASSERT(reason.empty(), "a benchmark trace must be valid: " + reason);
@@ -143,6 +143,8 @@ TraceResult run_trace(const std::string& name, const std::string& text, const Op
   };
   if (t.header.kernel.value_or("6.18") == "6.12") {  // a 6.12 trace: the 6.12 reference and the real code
     measure("kernel-6.12", n, [&] { replay_6_12(t.header, events, n); });
+    measure("kernel-6.12+checks", n,
+            [&] { replay_checked<model::KernelArith, model::profile_6_12>(t.header, events, n); });
 #ifdef EEVDF_HAVE_KERNEL_SRC
     measure("kernel-src", n, [&] { replay_kernel_src(t.header, events, n); });
 #endif

@@ -94,14 +94,14 @@ void print_table(const std::vector<bench::TraceResult>& results) {
                              ratio(k, c), prefix, i, kp, ratio(kp, i));
   }
   if (replay::have_kernel_src()) std::cout << fmt::format("\nkernel-src: {}", replay::kernel_src_version());
-  std::cout << fmt::format("\n{:<14} {:>8} {:>15} {:>15} {:>9}\n", "kernel 6.12", "events", "6.12 ref ev/s",
-                           "kernel-src ev/s", "ref/src");
+  std::cout << fmt::format("\n{:<14} {:>8} {:>15} {:>15} {:>9} {:>13} {:>9}\n", "kernel 6.12", "events",
+                           "6.12 ref ev/s", "kernel-src ev/s", "ref/src", "+checks ev/s", "checks x");
   for (const auto& r : results) {
     if (!is_6_12(r)) continue;
-    const double ref = rate(r, "kernel-6.12"), src = rate(r, "kernel-src");
-    std::cout << fmt::format("{:<14} {:>8} {:>15.0f} {:>15} {:>9}\n", r.name, r.events, ref,
+    const double ref = rate(r, "kernel-6.12"), src = rate(r, "kernel-src"), c = rate(r, "kernel-6.12+checks");
+    std::cout << fmt::format("{:<14} {:>8} {:>15.0f} {:>15} {:>9} {:>13.0f} {:>9.2f}\n", r.name, r.events, ref,
                              src > 0 ? fmt::format("{:.0f}", src) : "not built",
-                             src > 0 ? fmt::format("{:.2f}", ref / src) : "-");
+                             src > 0 ? fmt::format("{:.2f}", ref / src) : "-", c, ratio(ref, c));
   }
 }
 

@@ -30,12 +30,18 @@ const char* exact_text(properties::Exact e) {
 }
 
 int run() {
-  std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {}\n", "property", "kind", "arith", "status", "description");
+  std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {:<12} {}\n", "property", "kind", "arith", "profiles", "status",
+                           "description");
   for (const properties::PropertyInfo& p : properties::kCatalogue) {
-    const char* status = properties::implemented(p.name) ? "per event" : "not yet";
-    std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {}\n", p.name, kind_text(p.kind), exact_text(p.exact_in),
-                             status, p.summary);
+    const bool on_6_18 = properties::implemented(p.name, "6.18"), on_6_12 = properties::implemented(p.name, "6.12");
+    const char* status = on_6_18 && on_6_12 ? "per event" : on_6_18 ? "per event 6.18" : on_6_12 ? "per event 6.12" : "not yet";
+    std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {:<12} {}\n", p.name, kind_text(p.kind), exact_text(p.exact_in),
+                             properties::profiles_text(p.profiles), status, p.summary);
   }
+  // What differs under `kernel 6.12` (INVARIANTS.md, Rules; properties/profile_forms.h).
+  std::cout << "\n6.12 forms (*) and properties that do not apply to 6.12\n";
+  for (const properties::PropertyInfo& p : properties::kCatalogue)
+    if (!p.on_6_12.empty()) std::cout << fmt::format("{:<26} {}\n", p.name, p.on_6_12);
   // The findings registry: failures of the faithful model that are upstream
   // behaviour, each with its trace in corpus/findings/<name>.trace.
   std::cout << "\nknown findings (properties/findings.h; traces in corpus/findings/)\n";

@@ -106,9 +106,10 @@ template <class A, class M>
 void profile_ops<A, profile_6_12, M>::wakeup_preempt_pick(rq<A>& rq, entity& se, entity& pse) {
   cfs_rq<A>& cfs = rq.cfs;
   const bool short_ = do_preempt_short(cfs, pse, se);
-  if (short_) cancel_protect_slice(cfs, se);
+  // The hook sees curr's protection before the check's own change (as in 6.18).
   Observer<A>* const observer = m().observer_;
   if (observer != nullptr) observer->wakeup_pick_step(rq, se, pse, short_);
+  if (short_) cancel_protect_slice(cfs, se);
   const bool preempt = m().pick_eevdf(cfs, true, true) == &pse;
   if (observer != nullptr) observer->wakeup_decided(rq, pse, preempt);
   if (preempt) m().resched_curr(rq);

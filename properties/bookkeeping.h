@@ -11,30 +11,27 @@
 
 #include "properties/brute.h"
 #include "properties/findings.h"
+#include "properties/profile_forms.h"
 #include "properties/property.h"
 #include "properties/queue_walk.h"
 
 namespace eevdf::properties {
 
 // The kept sums behind V equal a recount over the tree; load.weight and nr_queued
-// equal a recount over Q; v0 moves only forward, to min(curr, tree) (§4.3).
-template <class A>
-class SumsConsistent final : public Property<A> {
+// equal a recount over Q; v0 moves only by its profile's rule (Forms<P>: 6.18 forward
+// to min(curr, tree); 6.12 to V inside avg_vruntime, §4.3).
+template <class A, class P = model::profile_6_18>
+class SumsConsistent final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "sums_consistent"; }
 
   void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
-    typename A::value candidate = to;
-    bool any = false;
-    for_each_queued(cfs, [&](const model::sched_entity<A>& se) {
-      if (!any || se.vruntime < candidate) candidate = se.vruntime;
-      any = true;
-    });
-    if (!any || candidate != to || !(to > from))
-      this->fail(cfs.rq_->cpu, 0, fmt::format("v0 {} -> {}, min vruntime of Q {}", A::to_string(from), A::to_string(to),
-                                              any ? A::to_string(candidate) : "none"),
-                 "v0 must advance to the smallest vruntime of curr and the tree (§4.3)");
+    typename A::value expected = to;
+    if (!Forms<P>::v0_moves_to(cfs, from, to, expected))
+      this->fail(cfs.rq_->cpu, 0,
+                 fmt::format("v0 {} -> {}, expected {}", A::to_string(from), A::to_string(to), A::to_string(expected)),
+                 std::string(Forms<P>::v0_rule));
     moved_.push_back(cfs.rq_->cpu);
   }
 
@@ -65,7 +62,7 @@ class SumsConsistent final : public Property<A> {
     const bool moved = std::find(moved_.begin(), moved_.end(), cpu) != moved_.end();
     if (last != cfs.min_vruntime && !moved)
       this->fail(cpu, 0, fmt::format("v0 {} -> {}", A::to_string(last), A::to_string(cfs.min_vruntime)),
-                 "v0 changed outside update_min_vruntime (§4.3)");
+                 std::string(Forms<P>::v0_where));
     last = cfs.min_vruntime;
   }
 
@@ -75,10 +72,10 @@ class SumsConsistent final : public Property<A> {
 
 // Per CPU: nr_running counts queued tasks, delayed ones and curr included;
 // nr_runnable excludes the delayed; each task's state agrees with where it is.
-template <class A>
-class CountersConsistent final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class CountersConsistent final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "counters_consistent"; }
 
   void after_event(const trace::Event&) override {
@@ -113,10 +110,10 @@ class CountersConsistent final : public Property<A> {
 
 // Every task that is not new, blocked or exited is on exactly one runqueue, the one
 // of its CPU; no CPU runs two tasks and no task runs on two CPUs.
-template <class A>
-class TaskConservation final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class TaskConservation final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "task_conservation"; }
 
   // A task can only have landed on a wrong runqueue in this event if that runqueue
@@ -170,14 +167,13 @@ class TaskConservation final : public Property<A> {
 
 // Every s64 the kernel forms fits (INVARIANTS.md no_overflow): the kernel
 // arithmetic logs each one; a runqueue stays tainted until it empties. An overflow
-// after a tick-less stretch of >= 1 s with queued entities is the known finding
-// monotone-min-vruntime-overflow (findings.h), so the longest stretch is kept per CPU.
-template <class A>
-class NoOverflow final : public Property<A> {
-  static constexpr std::string_view kMonotoneOverflow = known_finding("monotone-min-vruntime-overflow");
-
+// after a tick-less stretch of >= 1 s with queued entities is a known finding
+// (findings.h: monotone-min-vruntime-overflow on 6.18, k612-tickless-eligibility-overflow
+// on 6.12; Forms<P>), so the longest stretch is kept per CPU.
+template <class A, class P = model::profile_6_18>
+class NoOverflow final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "no_overflow"; }
 
   // A stretch ends at any event on the CPU: every one charges curr (update_curr).
@@ -203,7 +199,7 @@ class NoOverflow final : public Property<A> {
                     fmt::format("{} = {} (longest tick-less stretch with queued entities: {} ns)", o.expression,
                                 model::KernelArith::to_string(o.exact), longest_[c]),
                     "a 64-bit quantity of the kernel overflowed; the model goes on with the wrapped value", false, {}};
-        if (longest_[c] >= kTicklessFindingNs) v.finding = kMonotoneOverflow;
+        if (longest_[c] >= kTicklessFindingNs) v.finding = Forms<P>::tickless_overflow;
         this->env_.sink.violation(v);
         this->env_.overflowed.insert(cpu);
       }

@@ -9,16 +9,16 @@
 
 namespace eevdf::properties {
 
-template <class A>
+template <class A, class P = model::profile_6_18>
 class Checker final : public model::Observer<A> {
  public:
   using value = typename A::value;
   using entity = model::sched_entity<A>;
 
-  explicit Checker(Env<A>& env) : env_(env) {}
-  void add(std::unique_ptr<Property<A>> p) { properties_.push_back(std::move(p)); }
+  explicit Checker(Env<A, P>& env) : env_(env) {}
+  void add(std::unique_ptr<Property<A, P>> p) { properties_.push_back(std::move(p)); }
   bool empty() const { return properties_.empty(); }
-  const Env<A>& env() const { return env_; }
+  const Env<A, P>& env() const { return env_; }
 
   void before_event(const trace::Event& e) {
     ++env_.stamp;
@@ -103,8 +103,8 @@ class Checker final : public model::Observer<A> {
   }
 
  private:
-  Env<A>& env_;
-  std::vector<std::unique_ptr<Property<A>>> properties_;
+  Env<A, P>& env_;
+  std::vector<std::unique_ptr<Property<A, P>>> properties_;
 };
 
 }  // namespace eevdf::properties

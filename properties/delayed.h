@@ -35,21 +35,21 @@ bool queued_on(const model::cfs_rq<A>& cfs, const entity<A>& se) {
 }
 
 // The current event is `verb` naming the task of index `task`.
-template <class A>
-bool event_is(const Env<A>& env, trace::Verb verb, int task) {
+template <class A, class P>
+bool event_is(const Env<A, P>& env, trace::Verb verb, int task) {
   const trace::Event* e = env.event;
   return e != nullptr && e->verb == verb && e->task != 0 && env.m.task_index(e->task) == task;
 }
 
 // V - v with V recounted from the queue (§4.1; floored in the kernel arithmetic),
 // through the recount the checks share at this hook or event.
-template <class A>
-typename A::value lag_of(const Env<A>& env, const model::cfs_rq<A>& cfs, const entity<A>& se) {
+template <class A, class P>
+typename A::value lag_of(const Env<A, P>& env, const model::cfs_rq<A>& cfs, const entity<A>& se) {
   return env.facts(cfs).avg_vruntime() - se.vruntime;
 }
 
-template <class A>
-std::string lag_text(const Env<A>& env, const model::cfs_rq<A>& cfs, const entity<A>& se) {
+template <class A, class P>
+std::string lag_text(const Env<A, P>& env, const model::cfs_rq<A>& cfs, const entity<A>& se) {
   return fmt::format("lag V - v = {} (v = {}, V = {})", A::to_string(lag_of(env, cfs, se)),
                      A::to_string(se.vruntime), A::to_string(env.facts(cfs).avg_vruntime()));
 }
@@ -101,10 +101,10 @@ class PerCpuTasks {
 // DELAY_DEQUEUE, and only while ineligible (lag < 0, recomputed from the queue right
 // after set_delayed; the entity is still queued). A delayed entity that appears on
 // a touched runqueue without the hook came in by some other path.
-template <class A>
-class DelayedEntry final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class DelayedEntry final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "delayed_entry"; }
 
   void delay_entered(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned flags) override {
@@ -164,10 +164,10 @@ class DelayedEntry final : public Property<A> {
 // were when it was delayed. Its own renice or setslice (a SAVE/RESTORE re-placement)
 // or its migration re-places it legitimately: the snapshot is taken again. Checked
 // when its runqueue is touched, and at once if it is ever charged.
-template <class A>
-class DelayedFrozen final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class DelayedFrozen final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "delayed_frozen"; }
 
   void delay_entered(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned) override {
@@ -232,10 +232,10 @@ class DelayedFrozen final : public Property<A> {
 // lag > 0 is re-placed at exactly zero lag, else vruntime and deadline are kept), or
 // by a forced completion (off the queue). The lag at the wakeup is recomputed before
 // the event: the requeue does not charge curr first, so V is the same.
-template <class A>
-class DelayedCompletion final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class DelayedCompletion final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "delayed_completion"; }
 
   void before_event(const trace::Event& e) override {
@@ -412,7 +412,8 @@ class LagTable {
     const model::sched_entity<A>* se;
     typename A::value magnitude;
   };
-  const std::vector<Row>& rows(const Env<A>& env, int cpu) {
+  template <class P>
+  const std::vector<Row>& rows(const Env<A, P>& env, int cpu) {
     const auto c = static_cast<std::size_t>(cpu);
     if (entries_.size() <= c) entries_.resize(c + 1);
     Entry& entry = entries_[c];
@@ -434,7 +435,7 @@ class LagTable {
 
  private:
   struct Entry {
-    const Env<A>* env = nullptr;
+    const void* env = nullptr;  // the Env it was computed for
     std::uint64_t stamp = 0;
     std::vector<Row> rows;
   };
@@ -483,12 +484,12 @@ class LagTable {
 //   - yield: the yielder's vruntime jumps to its deadline without service (§12),
 //     and a light yielder's far deadline moves V enough to lift a heavy waiting
 //     task to +5.06 ms (bound 4 ms, three tasks, 3 ms slices).
-template <class A>
-class LagBound final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class LagBound final : public Property<A, P> {
  public:
   using value = typename A::value;
-  LagBound(Env<A>& env, bool steady, std::shared_ptr<delayed_detail::LagTable<A>> lags)
-      : Property<A>(env), steady_(steady), lags_(std::move(lags)) {}
+  LagBound(Env<A, P>& env, bool steady, std::shared_ptr<delayed_detail::LagTable<A>> lags)
+      : Property<A, P>(env), steady_(steady), lags_(std::move(lags)) {}
   std::string_view name() const override { return steady_ ? "lag_bound_steady" : "lag_bound"; }
 
   void before_event(const trace::Event&) override { lag_joins_.clear(); }
@@ -699,17 +700,17 @@ class LagBound final : public Property<A> {
   delayed_detail::Ratio<A> worst_;
 };
 
-template <class A>
-void register_delayed(Table<A>& table) {
-  table.push_back({"delayed_entry", plain<A, DelayedEntry<A>>()});
-  table.push_back({"delayed_frozen", plain<A, DelayedFrozen<A>>()});
-  table.push_back({"delayed_completion", plain<A, DelayedCompletion<A>>()});
+template <class A, class P>
+void register_delayed(Table<A, P>& table) {
+  table.push_back({"delayed_entry", plain<A, P, DelayedEntry<A, P>>()});
+  table.push_back({"delayed_frozen", plain<A, P, DelayedFrozen<A, P>>()});
+  table.push_back({"delayed_completion", plain<A, P, DelayedCompletion<A, P>>()});
   // One table of lags per run, shared by the two bounds (a table is built per run).
   auto lags = std::make_shared<delayed_detail::LagTable<A>>();
-  table.push_back({"lag_bound_steady", [lags](Env<A>& env) {
-                     return std::make_unique<LagBound<A>>(env, true, lags);
+  table.push_back({"lag_bound_steady", [lags](Env<A, P>& env) {
+                     return std::make_unique<LagBound<A, P>>(env, true, lags);
                    }});
-  table.push_back({"lag_bound", [lags](Env<A>& env) { return std::make_unique<LagBound<A>>(env, false, lags); }});
+  table.push_back({"lag_bound", [lags](Env<A, P>& env) { return std::make_unique<LagBound<A, P>>(env, false, lags); }});
 }
 
 }  // namespace eevdf::properties

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <array>        // the registry
+#include <cstddef>      // positions
+#include <cstdint>      // ns
 #include <string_view>  // names
 
 namespace eevdf::properties {
@@ -17,7 +19,7 @@ struct FindingInfo {
   std::string_view origin;     // the kernel behaviour or commit it comes from
 };
 
-inline constexpr std::array<FindingInfo, 8> kFindings{{
+inline constexpr std::array<FindingInfo, 9> kFindings{{
     {"monotone-min-vruntime-overflow", "no_overflow", "6.18",
      "the runqueue had a tick-less stretch of at least 1 s with queued entities before the overflow",
      "min_vruntime as v0 up to v6.18.3 (zero_vruntime from 79f3f9bedd14, v6.19)"},
@@ -46,6 +48,12 @@ inline constexpr std::array<FindingInfo, 8> kFindings{{
      "kernel-src stopped where the real code would crash: pick_eevdf() found nothing eligible after an s64 "
      "overflow of the sums (unphysical tick-less stretches); the reference leaves the CPU idle there",
      "pick_next_entity() dereferences pick_eevdf()'s result unchecked (linux-source-6.12 6.12.117-1~deb12u1)"},
+    // Found by the properties on the real code (run --model=kernel-src --unphysical).
+    {"k612-tickless-eligibility-overflow", "no_overflow", "6.12 (kernel-src, Debian 6.12.117)",
+     "the runqueue had a tick-less stretch of at least 1 s with queued entities before the overflow (a nice-19 "
+     "curr beside eight nice -20 tasks: key*W overflows after 190 s without a tick)",
+     "vruntime_eligible() forms (v - v0) * W in s64; zero_vruntime keeps v0 at V, but one charge of a long "
+     "stretch puts the light curr's key that far from it (linux-source-6.12 6.12.117-1~deb12u1)"},
 }};
 
 // The registered name `name`; a name not in the table fails to compile when the
@@ -54,6 +62,19 @@ constexpr std::string_view known_finding(std::string_view name) {
   for (const FindingInfo& f : kFindings)
     if (f.name == name) return f.name;
   throw "not in kFindings";
+}
+
+// Whether the entry `name` covers the profile `profile` ("6.12", "6.18"): its
+// `profiles` starts with it or names it after a comma ("6.12, 6.18").
+constexpr bool finding_covers(std::string_view name, std::string_view profile) {
+  for (const FindingInfo& f : kFindings) {
+    if (f.name != name) continue;
+    const std::string_view list = f.profiles;
+    for (std::size_t at = 0; at + profile.size() <= list.size(); ++at)
+      if (list.substr(at, profile.size()) == profile && (at == 0 || list.substr(at - 2, 2) == ", ")) return true;
+    return false;
+  }
+  return false;
 }
 
 // The tick-less stretch (ns) from which an overflow counts as the min_vruntime finding.

@@ -13,10 +13,10 @@
 
 namespace eevdf::properties {
 
-template <class A>
-class IowaitAccounting final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class IowaitAccounting final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "iowait_accounting"; }
 
   // __block_task counts an io sleeper on the runqueue where its sleep completes.
@@ -81,10 +81,10 @@ class IowaitAccounting final : public Property<A> {
 // A measure: the time-integral (ns x tasks) of io sleepers that no nr_iowait counts.
 // With DELAY_DEQUEUE an ineligible io sleeper is delayed, so it is counted only when
 // its dequeue completes at a later pick, or never (BUGS.md, Findings).
-template <class A>
-class IowaitVisibility final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class IowaitVisibility final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "iowait_visibility"; }
 
   void before_event(const trace::Event& e) override {

@@ -26,6 +26,7 @@
 
 #include "model/calc_delta.h"
 #include "properties/brute.h"
+#include "properties/profile_forms.h"
 #include "properties/property.h"
 #include "properties/registry_table.h"
 
@@ -69,8 +70,8 @@ const char* placement_bound_text() {
 }
 
 // The task index the current event names, when it is the verb `verb`; -1 otherwise.
-template <class A>
-int event_task(const Env<A>& env, trace::Verb verb) {
+template <class A, class P>
+int event_task(const Env<A, P>& env, trace::Verb verb) {
   if (env.event == nullptr || env.event->verb != verb || env.event->task == 0) return -1;
   return env.m.task_index(env.event->task);
 }
@@ -81,10 +82,10 @@ int event_task(const Env<A>& env, trace::Verb verb) {
 // entity placed with non-negative stored lag (a fork, a zero-lag wakeup, a
 // positive-lag DELAY_ZERO requeue), or with PLACE_LAG off (placed at V), is
 // eligible right after its placement: V floors, so v <= V' (the left bias).
-template <class A>
-class PlacementEligible final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class PlacementEligible final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "placement_eligible"; }
 
   void placed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned /*flags*/,
@@ -103,10 +104,10 @@ class PlacementEligible final : public Property<A> {
 // right after a PLACE_LAG placement of an entity with stored vlag l on a queue that
 // held others, V' - v = l: the (L+w)/L inflation undoes the insertion's dilution.
 // Ideal: exactly; kernel: within the bound derived at the top of this file.
-template <class A>
-class PlacementPreservesLag final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class PlacementPreservesLag final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "placement_preserves_lag"; }
 
   void placed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned /*flags*/,
@@ -131,10 +132,10 @@ class PlacementPreservesLag final : public Property<A> {
 // the destination's placement consumes that value and gives it back as the lag
 // (within the placement bound in the kernel), and deadline - vruntime is unchanged.
 // Not checked when the destination is empty: the task lands at v0.
-template <class A>
-class MigrationPreservesLag final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class MigrationPreservesLag final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "migration_preserves_lag"; }
 
   void before_event(const trace::Event&) override { seen_ = pending_ = false; }
@@ -206,12 +207,13 @@ class MigrationPreservesLag final : public Property<A> {
 //    max(w_o, w_n) (the floors in λ = V - v + f), and the floors add < 1, so
 //    L |V' - V| < 2 w_n + max(w_o, w_n) + L (scaled weights).
 //  * with PLACE_REL_DEADLINE: (d' - v') * W_new = (d - v) * W_old; kernel: |error| < W_new.
+//    6.12 form: d' - v' = d - v exactly (only vlag is rescaled off the runqueue, §9 K6.12).
 // The lag store of the event's first dequeue of the reniced task is the SAVE one;
 // the first placement after it is the RESTORE (set_user_nice, §19).
-template <class A>
-class ReweightPreservesLag final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class ReweightPreservesLag final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "reweight_preserves_lag"; }
 
   void before_event(const trace::Event&) override { saved_ = Saved{}; }
@@ -269,13 +271,16 @@ class ReweightPreservesLag final : public Property<A> {
   void check_deadline(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, bool had_rel) {
     const value W_old(saved_.weight), W_new(se.load.weight);
     const value rel = se.deadline - se.vruntime;
-    const value diff = rel * W_new - saved_.rel * W_old;
-    const bool ok = had_rel && (brute::kernel_arith<A> ? (diff < W_new && diff > -W_new) : diff == 0);
+    // 6.12 restores the relative deadline unscaled (Forms<P>, §9 K6.12).
+    const bool scaled = Forms<P>::reweight_scales_rel_deadline;
+    const value diff = scaled ? value(rel * W_new - saved_.rel * W_old) : value(rel - saved_.rel);
+    const bool ok = had_rel && (scaled && brute::kernel_arith<A> ? (diff < W_new && diff > -W_new) : diff == 0);
     if (ok) return;
     this->fail(cfs.rq_->cpu, this->env_.id_of(se),
                fmt::format("relative deadline {} -> {} (relative at the placement: {}), weight {} -> {}",
                            A::to_string(saved_.rel), A::to_string(rel), had_rel, saved_.weight, se.load.weight),
-               "a renice scales the relative deadline by w_old/w_new (§9)");
+               scaled ? "a renice scales the relative deadline by w_old/w_new (§9)"
+                      : "a 6.12 renice restores the relative deadline unscaled (§9 K6.12)");
   }
 
   Saved saved_;
@@ -285,10 +290,10 @@ class ReweightPreservesLag final : public Property<A> {
 // arithmetic: whenever update_entity_lag stores a vlag, |vlag| <= calc_delta_fair(
 // max(2*slice, TICK_NSEC), se) for the slice and weight of that moment. (A later
 // reweight or slice change may leave it beyond the new limit: not checked then.)
-template <class A>
-class LagClamped final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class LagClamped final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "lag_clamped"; }
 
   void lag_stored(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, const typename A::value& /*raw*/,
@@ -310,10 +315,10 @@ class LagClamped final : public Property<A> {
 // running task never changes CPU, so what its sum_exec_runtime gains while it is a
 // CPU's curr is that CPU's charge. Only touched CPUs change, so only they are
 // looked at; finish() recounts sum_exec_runtime over all tasks against the books.
-template <class A>
-class ServiceConservation final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class ServiceConservation final : public Property<A, P> {
  public:
-  explicit ServiceConservation(Env<A>& env) : Property<A>(env), books_(env.m.rqs().size()) {}
+  explicit ServiceConservation(Env<A, P>& env) : Property<A, P>(env), books_(env.m.rqs().size()) {}
   std::string_view name() const override { return "service_conservation"; }
 
   void after_event(const trace::Event&) override {
@@ -377,14 +382,14 @@ class ServiceConservation final : public Property<A> {
   std::vector<Books> books_;
 };
 
-template <class A>
-void register_lag(Table<A>& table) {
-  table.push_back({"placement_eligible", plain<A, PlacementEligible<A>>()});
-  table.push_back({"placement_preserves_lag", plain<A, PlacementPreservesLag<A>>()});
-  table.push_back({"migration_preserves_lag", plain<A, MigrationPreservesLag<A>>()});
-  table.push_back({"reweight_preserves_lag", plain<A, ReweightPreservesLag<A>>()});
-  table.push_back({"lag_clamped", plain<A, LagClamped<A>>()});
-  table.push_back({"service_conservation", plain<A, ServiceConservation<A>>()});
+template <class A, class P>
+void register_lag(Table<A, P>& table) {
+  table.push_back({"placement_eligible", plain<A, P, PlacementEligible<A, P>>()});
+  table.push_back({"placement_preserves_lag", plain<A, P, PlacementPreservesLag<A, P>>()});
+  table.push_back({"migration_preserves_lag", plain<A, P, MigrationPreservesLag<A, P>>()});
+  table.push_back({"reweight_preserves_lag", plain<A, P, ReweightPreservesLag<A, P>>()});
+  table.push_back({"lag_clamped", plain<A, P, LagClamped<A, P>>()});
+  table.push_back({"service_conservation", plain<A, P, ServiceConservation<A, P>>()});
 }
 
 }  // namespace eevdf::properties

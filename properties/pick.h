@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "properties/brute.h"
+#include "properties/profile_forms.h"
 #include "properties/property.h"
 #include "properties/queue_walk.h"
 
@@ -13,10 +14,10 @@ namespace eevdf::properties {
 // Σ w_i * lag_i over Q, with lag_i = V - v_i and V the model's avg_vruntime (the
 // quantity checked), is 0 exactly (ideal); with the kernel's floored V it lies in
 // (-W, 0] (§4.1, §16.2). The sum itself is recomputed here from each entity.
-template <class A>
-class LagZeroSum final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class LagZeroSum final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "lag_zero_sum"; }
 
   void after_event(const trace::Event&) override {
@@ -41,11 +42,11 @@ class LagZeroSum final : public Property<A> {
 // unless alone, with the earliest deadline among the eligible (ties: insertion
 // order; a tie with curr goes to the tree entity), unless it is a protected curr or
 // an eligible next buddy; after the pick, curr is not delayed.
-template <class A>
-class PickRules final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class PickRules final : public Property<A, P> {
  public:
-  PickRules(Env<A>& env, std::string_view which)
-      : Property<A>(env),
+  PickRules(Env<A, P>& env, std::string_view which)
+      : Property<A, P>(env),
         which_(which),
         rule_(which == "pick_nonempty" ? Rule::nonempty : which == "pick_eligible" ? Rule::eligible : Rule::earliest) {}
   std::string_view name() const override { return which_; }
@@ -67,7 +68,7 @@ class PickRules final : public Property<A> {
       return;
     }
     if (buddy && eligible) return;  // an eligible next buddy wins by design (§7.2)
-    if (se == cfs.curr && protected_curr(*se)) return;
+    if (se == cfs.curr && Forms<P>::pick_keeps(this->env_.m.config(), *se)) return;
     const auto* best = earliest_eligible(cfs, f);
     if (best != nullptr && best != se)
       this->fail(rq.cpu, this->env_.id_of(*se),
@@ -86,8 +87,6 @@ class PickRules final : public Property<A> {
   }
 
  private:
-  static bool protected_curr(const model::sched_entity<A>& se) { return se.vprot - se.vruntime > 0; }
-
   // The first eligible tree entity in (deadline, insertion) order, or an on_rq curr
   // with a strictly earlier deadline.
   static const model::sched_entity<A>* earliest_eligible(const model::cfs_rq<A>& cfs, const QueueFacts<A>& f) {
@@ -117,10 +116,10 @@ class PickRules final : public Property<A> {
 };
 
 // §10: a delayed entity never becomes curr and never becomes the next buddy.
-template <class A>
-class DelayedNeverRuns final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class DelayedNeverRuns final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "delayed_never_runs"; }
   void set_next(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) override {
     if (se.sched_delayed)

@@ -13,6 +13,7 @@
 #include "base/assert.h"
 #include "model/machine.h"
 #include "model/observer.h"
+#include "properties/findings.h"
 #include "properties/queue_walk.h"
 #include "trace/trace.h"
 
@@ -41,11 +42,14 @@ class Sink {
 
 // What every property sees: the model, where the replay is, which CPUs the current
 // event can have changed, and the sink.
-template <class A>
+// P: the kernel profile of the machine (model/profile.h); the 6.12 forms of the
+// checks that differ read it through Forms<P> (profile_forms.h).
+template <class A, class P = model::profile_6_18>
 struct Env {
-  Env(const model::Machine<A>& machine, Sink& s) : m(machine), sink(s) {}
+  using profile = P;
+  Env(const model::Machine<A, P>& machine, Sink& s) : m(machine), sink(s) {}
 
-  const model::Machine<A>& m;
+  const model::Machine<A, P>& m;
   Sink& sink;
   int line = 0;
   std::uint64_t now = 0;
@@ -55,6 +59,8 @@ struct Env {
 
   void report(std::string_view property, int cpu, int task, std::string values, std::string why,
               std::string_view finding = {}) {
+    // A finding is known only for the profiles its entry names (findings.h).
+    if (!finding.empty() && !finding_covers(finding, P::name)) finding = {};
     Violation v{property, line, now, cpu, task, std::move(values), std::move(why), false, finding};
     // Tainted: an overflow earlier on this runqueue, or one logged during this event
     // (hooks report before NoOverflow's after_event has seen it).
@@ -101,10 +107,10 @@ struct Env {
   mutable std::vector<std::uint64_t> facts_generation_;
 };
 
-template <class A>
+template <class A, class P = model::profile_6_18>
 class Property : public model::Observer<A> {
  public:
-  explicit Property(Env<A>& env) : env_(env) {}
+  explicit Property(Env<A, P>& env) : env_(env) {}
   virtual std::string_view name() const = 0;
   virtual void before_event(const trace::Event&) {}
   virtual void after_event(const trace::Event&) {}
@@ -117,7 +123,7 @@ class Property : public model::Observer<A> {
   void fail(int cpu, int task, std::string values, std::string why, std::string_view finding = {}) {
     env_.report(name(), cpu, task, std::move(values), std::move(why), finding);
   }
-  Env<A>& env_;
+  Env<A, P>& env_;
 };
 
 }  // namespace eevdf::properties

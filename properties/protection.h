@@ -14,6 +14,7 @@
 #include "model/calc_delta.h"
 #include "model/features.h"
 #include "properties/brute.h"
+#include "properties/profile_forms.h"
 #include "properties/property.h"
 #include "properties/registry_table.h"
 
@@ -29,28 +30,22 @@ std::size_t count_queued(const model::cfs_rq<A>& cfs) {
   return cfs.timeline.size() + (cfs.curr != nullptr && cfs.curr->on_rq ? 1 : 0);
 }
 
-// §7.3 protect_slice(): vprot - vruntime > 0 (unwrapped values: the signed difference).
-template <class A>
-bool is_protected(const entity<A>& se) {
-  return se.vprot - se.vruntime > 0;
-}
-
 // §7.1 __pick_eevdf(cfs, protect) as the wakeup check calls it (§8.2 step 8), from
 // scratch: the earliest-deadline eligible entity of Q (ties: insertion order), curr
-// kept while protected when `protect`, curr winning only a strictly earlier
-// deadline; `keep_ineligible` is RUN_TO_PARITY_WAKEUP (§8.3): a protected curr
-// stays a candidate even when ineligible.
+// winning only a strictly earlier deadline. `keeps_curr`: an eligible curr is
+// returned at once (protected, and the profile's rule keeps it: Forms<P>);
+// `keeps_ineligible`: RUN_TO_PARITY_WAKEUP (§8.3), curr stays a candidate even when
+// ineligible.
 template <class A>
-const entity<A>* wakeup_pick(const model::cfs_rq<A>& cfs, const QueueSums<A>& eligible_sums, bool protect,
-                             bool keep_ineligible) {
+const entity<A>* wakeup_pick(const model::cfs_rq<A>& cfs, const QueueSums<A>& eligible_sums, bool keeps_curr,
+                             bool keeps_ineligible) {
   const std::size_t n = count_queued(cfs);
   const entity<A>* curr = cfs.curr != nullptr && cfs.curr->on_rq ? cfs.curr : nullptr;
   if (n == 0) return nullptr;
   if (n == 1) return curr != nullptr ? curr : *cfs.timeline.begin();  // the only one, unchecked
   const auto eligible = [&](const entity<A>& se) { return eligible_sums.eligible(se.vruntime); };
-  const bool prot = curr != nullptr && is_protected(*curr);
-  if (curr != nullptr && !eligible(*curr) && !(keep_ineligible && protect && prot)) curr = nullptr;
-  if (curr != nullptr && protect && prot) return curr;
+  if (curr != nullptr && !eligible(*curr) && !keeps_ineligible) curr = nullptr;
+  if (curr != nullptr && keeps_curr) return curr;
   const entity<A>* best = nullptr;
   for (const auto* se : cfs.timeline) {
     if (!eligible(*se)) continue;
@@ -70,10 +65,10 @@ const entity<A>* wakeup_pick(const model::cfs_rq<A>& cfs, const QueueSums<A>& el
 // schedule then runs on that CPU iff it asked. A renice of the running task follows
 // prio_changed_fair instead (§9): a reschedule iff its nice rose with >= 2 queued,
 // or the renice's own update_curr asked for one.
-template <class A>
-class WakeupPreemptRule final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class WakeupPreemptRule final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "wakeup_preempt_rule"; }
 
   void before_event(const trace::Event& e) override {
@@ -93,11 +88,14 @@ class WakeupPreemptRule final : public Property<A> {
     judged_cpu_ = -1;
     if (rq.need_resched) return;  // asked already, by this check's own update_curr: not the rule's
     const auto& cfg = this->env_.m.config();
-    const bool short_ = cfg.feat(model::Feature::PREEMPT_SHORT) && wakee.slice < curr.slice;
-    const auto* pick = protection_brute::wakeup_pick(rq.cfs, this->env_.facts(rq.cfs).q, !short_, cfg.feat(model::Feature::RUN_TO_PARITY_WAKEUP));
+    const QueueSums<A>& sums = this->env_.facts(rq.cfs).q;
+    const bool short_ = Forms<P>::preempt_short(cfg, sums, curr, wakee);
+    const bool prot = Forms<P>::is_protected(curr);  // before the check's own protection change
+    const auto* pick = protection_brute::wakeup_pick(rq.cfs, sums, Forms<P>::wakeup_keeps(cfg, curr, short_),
+                                                     Forms<P>::wakeup_keeps_ineligible(cfg, curr, short_));
     judged_cpu_ = rq.cpu;
     expected_ = pick == &wakee;
-    judged_ = {&curr, pick, short_};  // the state stays as it is until wakeup_decided
+    judged_ = {&curr, pick, short_, prot};  // the queue stays as it is until wakeup_decided
   }
 
   void wakeup_decided(const model::rq<A>& rq, const model::sched_entity<A>& wakee, bool preempted) override {
@@ -152,10 +150,11 @@ class WakeupPreemptRule final : public Property<A> {
     const model::sched_entity<A>* curr = nullptr;
     const model::sched_entity<A>* pick = nullptr;
     bool short_ = false;
+    bool prot = false;
   };
 
   std::string describe(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& wakee) const {
-    const auto& [curr, pick, short_] = judged_;
+    const auto& [curr, pick, short_, prot] = judged_;
     const QueueSums<A>& sums = this->env_.facts(cfs).q;
     const auto eligible = [&](const model::sched_entity<A>& x) { return sums.eligible(x.vruntime); };
     const auto one = [&](const char* role, const model::sched_entity<A>& se) {
@@ -163,7 +162,7 @@ class WakeupPreemptRule final : public Property<A> {
                          se.slice, eligible(se) ? "eligible" : "ineligible");
     };
     return fmt::format("{}; {}, {}; PREEMPT_SHORT {}; brute-force pick: {}", one("wakee", wakee), one("curr", *curr),
-                       protection_brute::is_protected(*curr) ? "protected" : "unprotected", short_ ? "applies" : "no",
+                       prot ? "protected" : "unprotected", short_ ? "applies" : "no",
                        pick == nullptr ? std::string("none") : fmt::format("task {}", this->env_.id_of(*pick)));
   }
 
@@ -180,18 +179,18 @@ class WakeupPreemptRule final : public Property<A> {
 
 // lone_no_resched (§5.1 step 6): an update_curr on a runqueue with one queued entity
 // (delayed ones count) never asks to reschedule; judged when it decides.
-template <class A>
-class LoneNoResched final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class LoneNoResched final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "lone_no_resched"; }
 
   void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& curr, std::uint64_t delta, bool renewed,
                bool resched) override {
     if (!resched || protection_brute::count_queued(cfs) != 1) return;
     this->fail(cfs.rq_->cpu, this->env_.id_of(curr),
-               fmt::format("1 queued entity, charged {} ns, deadline renewed: {}, vruntime {}, vprot {}", delta,
-                           renewed ? "yes" : "no", A::to_string(curr.vruntime), A::to_string(curr.vprot)),
+               fmt::format("1 queued entity, charged {} ns, deadline renewed: {}, vruntime {}, {}", delta,
+                           renewed ? "yes" : "no", A::to_string(curr.vruntime), Forms<P>::protection_text(curr)),
                "a lone entity is never asked to reschedule (update_curr returns when nr_queued == 1)");
   }
 };
@@ -199,10 +198,10 @@ class LoneNoResched final : public Property<A> {
 // slice_sane (§2): a custom slice is within [0.1 ms, 100 ms], no slice is 0 or
 // U64_MAX, and a default slice is the scaled base slice right after placement
 // (§6.1 step 2) or deadline renewal (§5.2).
-template <class A>
-class SliceSane final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class SliceSane final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "slice_sane"; }
 
   void placed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned, const typename A::value&, bool,
@@ -257,10 +256,10 @@ class SliceSane final : public Property<A> {
 // min_slice_exact (§7.3, §3.3): with RUN_TO_PARITY, the minimum slice that
 // set_protect_slice uses equals the true minimum over the other queued entities
 // (the picked one has left the tree; ~0 when nothing else is queued).
-template <class A>
-class MinSliceExact final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class MinSliceExact final : public Property<A, P> {
  public:
-  using Property<A>::Property;
+  using Property<A, P>::Property;
   std::string_view name() const override { return "min_slice_exact"; }
 
   void protection_set(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, std::uint64_t min_slice) override {
@@ -283,13 +282,13 @@ class MinSliceExact final : public Property<A> {
 // PREEMPT_SHORT preemption, and not renewed when the pick keeps the same task. A
 // renice or setslice of curr needs no exemption here: it goes through
 // set_next_entity, where vprot* is set again like the kernel's vprot.
-template <class A>
-class SliceProtection final : public Property<A> {
+template <class A, class P = model::profile_6_18>
+class SliceProtection final : public Property<A, P> {
  public:
   using value = typename A::value;
   using entity = model::sched_entity<A>;
 
-  explicit SliceProtection(Env<A>& env) : Property<A>(env), cpus_(env.m.rqs().size()) {}
+  explicit SliceProtection(Env<A, P>& env) : Property<A, P>(env), cpus_(env.m.rqs().size()) {}
   std::string_view name() const override { return "slice_protection"; }
 
   // §7.3 set_protect_slice, recomputed: se has not left the tree yet; curr is NULL.
@@ -382,13 +381,21 @@ class SliceProtection final : public Property<A> {
   std::vector<State> cpus_;
 };
 
+// The checks both profiles share; then each profile's slice protection (6.12 has no
+// minimum slice in its protection, so no min_slice_exact: catalogue.h).
+template <class A, class P>
+void register_protection_common(Table<A, P>& table) {
+  table.push_back({"wakeup_preempt_rule", plain<A, P, WakeupPreemptRule<A, P>>()});
+  table.push_back({"lone_no_resched", plain<A, P, LoneNoResched<A, P>>()});
+  table.push_back({"slice_sane", plain<A, P, SliceSane<A, P>>()});
+}
+
 template <class A>
-void register_protection(Table<A>& table) {
-  table.push_back({"wakeup_preempt_rule", plain<A, WakeupPreemptRule<A>>()});
-  table.push_back({"lone_no_resched", plain<A, LoneNoResched<A>>()});
-  table.push_back({"slice_sane", plain<A, SliceSane<A>>()});
-  table.push_back({"min_slice_exact", plain<A, MinSliceExact<A>>()});
-  table.push_back({"slice_protection", plain<A, SliceProtection<A>>()});
+void register_protection(Table<A, model::profile_6_18>& table) {
+  using P = model::profile_6_18;
+  register_protection_common(table);
+  table.push_back({"min_slice_exact", plain<A, P, MinSliceExact<A, P>>()});
+  table.push_back({"slice_protection", plain<A, P, SliceProtection<A, P>>()});
 }
 
 }  // namespace eevdf::properties

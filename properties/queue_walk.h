@@ -67,7 +67,9 @@ struct QueueFacts {
   bool operator==(const QueueFacts&) const = default;  // Debug builds check reuses (Env::facts)
 
   // One pass over the tree, then curr: everything the checks recount.
-  void recount(const model::cfs_rq<A>& cfs) {
+  // Flattened: the hot loop of the checker; the compiler otherwise inlines the
+  // walk differently as more instantiations share it.
+  [[gnu::flatten]] void recount(const model::cfs_rq<A>& cfs) {
     q = QueueSums<A>();
     q.v0 = cfs.min_vruntime;
     tree_keys = {};

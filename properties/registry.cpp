@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <string>
+
+#include "base/assert.h"
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
@@ -14,33 +17,36 @@
 #include "properties/lag.h"
 #include "properties/pick.h"
 #include "properties/protection.h"
+#include "properties/protection_6_12.h"
 #include "properties/registry_table.h"
 
 namespace eevdf::properties {
 namespace {
 
-template <class A>
-Factory<A> pick_rule(std::string_view which) {
-  return [which](Env<A>& env) { return std::make_unique<PickRules<A>>(env, which); };
+template <class A, class P>
+Factory<A, P> pick_rule(std::string_view which) {
+  return [which](Env<A, P>& env) { return std::make_unique<PickRules<A, P>>(env, which); };
 }
 
-template <class A>
-Table<A> factories() {
-  Table<A> table{
-      {"sums_consistent", plain<A, SumsConsistent<A>>()},
-      {"counters_consistent", plain<A, CountersConsistent<A>>()},
-      {"task_conservation", plain<A, TaskConservation<A>>()},
-      {"no_overflow", plain<A, NoOverflow<A>>()},
-      {"lag_zero_sum", plain<A, LagZeroSum<A>>()},
-      {"pick_eligible", pick_rule<A>("pick_eligible")},
-      {"pick_earliest_deadline", pick_rule<A>("pick_earliest_deadline")},
-      {"pick_nonempty", pick_rule<A>("pick_nonempty")},
-      {"delayed_never_runs", plain<A, DelayedNeverRuns<A>>()},
-      {"iowait_accounting", plain<A, IowaitAccounting<A>>()},
-      {"iowait_visibility", plain<A, IowaitVisibility<A>>()},
+// The checks of profile P: each class instantiated for it (its 6.12 form through
+// Forms<P>), and the profile's own slice protection (register_protection).
+template <class A, class P>
+Table<A, P> factories() {
+  Table<A, P> table{
+      {"sums_consistent", plain<A, P, SumsConsistent<A, P>>()},
+      {"counters_consistent", plain<A, P, CountersConsistent<A, P>>()},
+      {"task_conservation", plain<A, P, TaskConservation<A, P>>()},
+      {"no_overflow", plain<A, P, NoOverflow<A, P>>()},
+      {"lag_zero_sum", plain<A, P, LagZeroSum<A, P>>()},
+      {"pick_eligible", pick_rule<A, P>("pick_eligible")},
+      {"pick_earliest_deadline", pick_rule<A, P>("pick_earliest_deadline")},
+      {"pick_nonempty", pick_rule<A, P>("pick_nonempty")},
+      {"delayed_never_runs", plain<A, P, DelayedNeverRuns<A, P>>()},
+      {"iowait_accounting", plain<A, P, IowaitAccounting<A, P>>()},
+      {"iowait_visibility", plain<A, P, IowaitVisibility<A, P>>()},
   };
   register_lag(table);
-  register_protection(table);
+  register_protection<A>(table);
   register_delayed(table);
   return table;
 }
@@ -58,10 +64,14 @@ const PropertyInfo* find_property(std::string_view name) {
   return nullptr;
 }
 
-bool implemented(std::string_view name) {
-  for (const auto& [n, f] : factories<model::KernelArith>())
-    if (n == name) return true;
-  return false;
+bool implemented(std::string_view name, std::string_view profile) {
+  const auto in = [&](const auto& table) {
+    for (const auto& [n, f] : table)
+      if (n == name) return true;
+    return false;
+  };
+  if (profile == model::profile_6_12::name) return in(factories<model::KernelArith, model::profile_6_12>());
+  return in(factories<model::KernelArith, model::profile_6_18>());
 }
 
 bool runs_in(const PropertyInfo& p, bool kernel_arithmetic) {
@@ -74,18 +84,31 @@ bool runs_in(const PropertyInfo& p, bool kernel_arithmetic) {
   return false;
 }
 
-template <class A>
-void add_properties(Checker<A>& checker, Env<A>& env, const Selection& selection) {
+template <class A, class P>
+void add_properties(Checker<A, P>& checker, Env<A, P>& env, const Selection& selection) {
   const bool kernel = brute::kernel_arith<A>;
-  for (auto& [name, make] : factories<A>()) {
+  for (auto& [name, make] : factories<A, P>()) {
     const PropertyInfo* info = find_property(name);
-    if (info != nullptr && runs_in(*info, kernel) && selected(name, selection)) checker.add(make(env));
+    EEVDF_ASSERT(info != nullptr && applies_to(*info, P::name), "a registered check is catalogued for its profile");
+    if (runs_in(*info, kernel) && selected(name, selection)) checker.add(make(env));
   }
 }
 
-template void add_properties<model::KernelArith>(Checker<model::KernelArith>&, Env<model::KernelArith>&,
-                                                 const Selection&);
-template void add_properties<model::IdealArith>(Checker<model::IdealArith>&, Env<model::IdealArith>&,
-                                                const Selection&);
+std::string not_applicable(std::string_view name, std::string_view profile) {
+  const PropertyInfo* info = find_property(name);
+  if (info == nullptr || applies_to(*info, profile)) return "";
+  if (!info->on_6_12.empty() && profile == model::profile_6_12::name) return std::string(name) + ": " + std::string(info->on_6_12);
+  return std::string(name) + ": not applicable to " + std::string(profile) + " (applies to " +
+         std::string(profiles_text(info->profiles)) + ")";
+}
+
+template void add_properties(Checker<model::KernelArith, model::profile_6_18>&,
+                             Env<model::KernelArith, model::profile_6_18>&, const Selection&);
+template void add_properties(Checker<model::IdealArith, model::profile_6_18>&,
+                             Env<model::IdealArith, model::profile_6_18>&, const Selection&);
+template void add_properties(Checker<model::KernelArith, model::profile_6_12>&,
+                             Env<model::KernelArith, model::profile_6_12>&, const Selection&);
+template void add_properties(Checker<model::IdealArith, model::profile_6_12>&,
+                             Env<model::IdealArith, model::profile_6_12>&, const Selection&);
 
 }  // namespace eevdf::properties

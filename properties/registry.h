@@ -2,7 +2,7 @@
 // selects them (`--check a,b`, `--skip a,b`).
 #pragma once
 
-#include <string>       // names
+#include <string>       // names, reasons
 #include <string_view>  // names
 #include <vector>       // selections
 
@@ -19,15 +19,21 @@ struct Selection {
 // The catalogue entry of `name`, or nullptr.
 const PropertyInfo* find_property(std::string_view name);
 
-// Whether a per-event check of `name` exists in this build (system-wide ones such
-// as deterministic or fast_matches_reference are checked elsewhere).
-bool implemented(std::string_view name);
+// Whether a per-event check of `name` exists for profile `profile` in this build
+// (system-wide ones such as deterministic or fast_matches_reference are checked
+// elsewhere).
+bool implemented(std::string_view name, std::string_view profile = model::profile_6_18::name);
+
+// Why `name` cannot be checked under `profile` ("min_slice_exact: not applicable to
+// 6.12: ..."), or "" when it applies (or is unknown).
+std::string not_applicable(std::string_view name, std::string_view profile);
 
 // Whether `name` runs in the kernel (or else the ideal) arithmetic (INVARIANTS.md).
 bool runs_in(const PropertyInfo& p, bool kernel_arithmetic);
 
-// Adds the selected properties that run in A to the checker.
-template <class A>
-void add_properties(Checker<A>& checker, Env<A>& env, const Selection& selection);
+// Adds the selected properties that run in A, in their profile-P forms, to the
+// checker (instantiated for both arithmetics and both profiles).
+template <class A, class P>
+void add_properties(Checker<A, P>& checker, Env<A, P>& env, const Selection& selection);
 
 }  // namespace eevdf::properties

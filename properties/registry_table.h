@@ -12,16 +12,16 @@
 
 namespace eevdf::properties {
 
-template <class A>
-using Factory = std::function<std::unique_ptr<Property<A>>(Env<A>&)>;
+template <class A, class P>
+using Factory = std::function<std::unique_ptr<Property<A, P>>(Env<A, P>&)>;
 
-template <class A>
-using Table = std::vector<std::pair<std::string_view, Factory<A>>>;
+template <class A, class P>
+using Table = std::vector<std::pair<std::string_view, Factory<A, P>>>;
 
 // The factory of a property class constructed from the Env alone.
-template <class A, class P>
-Factory<A> plain() {
-  return [](Env<A>& env) { return std::make_unique<P>(env); };
+template <class A, class P, class Check>
+Factory<A, P> plain() {
+  return [](Env<A, P>& env) { return std::make_unique<Check>(env); };
 }
 
 }  // namespace eevdf::properties

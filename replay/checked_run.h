@@ -13,7 +13,8 @@
 
 namespace eevdf::replay {
 
-template <class A>
+// P: the kernel profile (model/profile.h); the checks run in their P forms.
+template <class A, class P = model::profile_6_18>
 class CheckedRun {
  public:
   CheckedRun(const model::Config& config, const std::vector<model::TaskSpec>& specs, properties::Sink& sink,
@@ -27,9 +28,9 @@ class CheckedRun {
 
   // Adds an observer that counts without judging (a coverage probe); it is built
   // from this run's Env, like the properties.
-  template <class P, class... Args>
+  template <class Probe, class... Args>
   void add_probe(Args&&... args) {
-    checker_.add(std::make_unique<P>(env_, std::forward<Args>(args)...));
+    checker_.add(std::make_unique<Probe>(env_, std::forward<Args>(args)...));
     m_.set_observer(&checker_);
   }
 
@@ -48,6 +49,7 @@ class CheckedRun {
       std::sort(env_.touched.begin(), env_.touched.end());
       env_.touched.erase(std::unique(env_.touched.begin(), env_.touched.end()), env_.touched.end());
       checker_.after_event(e);
+      for (int cpu : env_.touched) overflowed_ = overflowed_ || !m_.rqs()[static_cast<std::size_t>(cpu)].cfs.overflow.empty();
       m_.clear_overflows(env_.touched);
     }
     env_.event = nullptr;
@@ -55,8 +57,11 @@ class CheckedRun {
   }
 
   void finish() { checker_.finish(); }
-  const model::Machine<A>& machine() const { return m_; }
-  const properties::Checker<A>& checker() const { return checker_; }
+  const model::Machine<A, P>& machine() const { return m_; }
+  const properties::Checker<A, P>& checker() const { return checker_; }
+  // Whether the model reported an s64 overflow in any event so far (whether or not
+  // no_overflow is checked).
+  bool overflowed() const { return overflowed_; }
 
  private:
   // The CPUs an event can change: its task's (called before and after the event),
@@ -69,9 +74,10 @@ class CheckedRun {
         if (rq.curr != nullptr) env_.touched.push_back(rq.cpu);
   }
 
-  model::Machine<A> m_;
-  properties::Env<A> env_;
-  properties::Checker<A> checker_;
+  model::Machine<A, P> m_;
+  properties::Env<A, P> env_;
+  properties::Checker<A, P> checker_;
+  bool overflowed_ = false;
 };
 
 }  // namespace eevdf::replay

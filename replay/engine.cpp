@@ -6,13 +6,6 @@
 
 namespace eevdf::replay {
 
-bool expects_only_kernel_match(const trace::Header& header) {
-  if (header.expect_clean) return false;
-  for (const std::string& p : header.expect_violations)
-    if (p != "kernel_matches_reference") return false;
-  return true;
-}
-
 std::unique_ptr<Engine> make_engine(const EngineSetup& setup) {
   if (setup.options.diff_kernel_src) return make_diff_engine(setup);
   if (setup.options.model == Model::kernel_src) return make_kernel_src_engine(setup);

@@ -1,18 +1,24 @@
-// The kernel-src engines (engines.h): the real 6.12 fair.c of kernel_src/ alone
-// (`replay --model=kernel-src`: expectations and the same JSON dump as the reference),
-// and beside the reference's 6.12 profile (`replay --diff=kernel-src`:
-// kernel_matches_reference after every event). Both accept only what the real code
+// The kernel-src engines (engines.h): the real 6.12 fair.c of kernel_src/ with the
+// properties on the reference's 6.12 profile in lockstep (`replay --model=kernel-src`:
+// expectations, the same JSON dump as the reference, every property and
+// kernel_matches_reference), and beside the reference alone (`replay
+// --diff=kernel-src`: kernel_matches_reference after every event, nothing else). Both accept only what the real code
 // can run: `kernel 6.12`, no injection, no RUN_TO_PARITY_WAKEUP.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "model/arith_kernel.h"
 #include "model/profiles.h"
+#include "properties/findings.h"
 #include "replay/apply_event.h"
+#include "replay/checked_run.h"
 #include "replay/engines.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
+#include "replay/violations.h"
 #include "trace/error.h"
 #include "trace/writer.h"
 
@@ -129,50 +135,99 @@ nlohmann::ordered_json dump_kernel_src(const Machine& m, int line, const std::st
   return {{"line", line}, {"t", m.now()}, {"event", event}, {"cpus", cpus}, {"tasks", tasks}};
 }
 
+// `replay --model=kernel-src`: kernel-src drives the trace and answers its state
+// queries and the dump; the properties run on the reference's 6.12 profile in
+// lockstep (kernel arithmetic), and kernel_matches_reference is judged after every
+// event. While it holds, the two agree on every state field and decision, so a
+// property's verdict on the reference is its verdict on the real code up to that
+// event (docs/PROPERTIES.md); at the first difference the replay stops there, the
+// difference reported as a violation of kernel_matches_reference.
 class KernelSrcEngine final : public Engine {
  public:
-  explicit KernelSrcEngine(const EngineSetup& s) : s_(s), summary_(s.options.dump != Dump::none ? s.err : s.out) {
+  explicit KernelSrcEngine(const EngineSetup& s)
+      : s_(s), summary_(s.options.dump != Dump::none ? s.err : s.out),
+        log_(s.file, s.header, s.options.keep_going, summary_) {
     const model::Config config = make_config(s.header, s.options, s.file);
     require_runnable(s, config);
-    if (!expects_only_kernel_match(s.header) || !s.options.check.empty())
-      throw trace::TraceError({s.file, 0, 0}, "properties are not checked on kernel-src yet",
-                              "kernel_matches_reference: replay it with --diff=kernel-src");
-    m_ = std::make_unique<Machine>(config, make_task_specs(s.header));
+    require_applicable(s, "6.12");
+    log_.judges("kernel_matches_reference");
+    const auto specs = make_task_specs(s.header);
+    ref_ = std::make_unique<CheckedRun<model::KernelArith, model::profile_6_12>>(
+        config, specs, log_, properties::Selection{s.options.check, s.options.skip});
+    m_ = std::make_unique<Machine>(config, specs);
+    judge(kernel_src::first_difference(ref_->machine(), *m_), 0, 0);
   }
 
   bool apply(const trace::Event& e) override {
-    const std::string reason = apply_event(*m_, e);
+    if (!difference_.empty()) return false;
+    const std::string reason = ref_->apply(e);
     if (!reason.empty()) throw trace::TraceError({s_.file, e.line, e.column}, reason);
-    if (!m_->oops().empty()) {  // the real kernel would have crashed here: nothing after it is meaningful
-      ++failed_;
-      summary_ << fmt::format("{}:{}: the kernel code would have crashed: {}\n", s_.file, e.line, m_->oops());
-      return false;
-    }
-    if (s_.options.dump != Dump::none)
+    const std::string k_reason = apply_event(*m_, e);
+    std::string difference;
+    if (!m_->oops().empty()) difference = "the kernel code would have crashed: " + m_->oops();
+    else if (!k_reason.empty()) difference = "the reference applied the event, kernel-src refused it: " + k_reason;
+    else difference = kernel_src::first_difference(ref_->machine(), *m_);
+    if (difference.empty() && m_->warnings() != 0) difference = "the kernel code warned (SCHED_WARN_ON)";
+    judge(difference, e.line, e.time_ns);
+    if (s_.options.dump != Dump::none && m_->oops().empty())
       s_.out << dump_kernel_src(*m_, e.line, trace::format_event(e), s_.options.dump == Dump::full).dump() << "\n";
-    return true;
+    return difference_.empty() && !log_.must_stop();
   }
 
   void expect(const trace::Expect& x) override {
     ++expectations_;
-    const QueryResult r = evaluate_kernel_src(*m_, x);
+    const QueryResult r = x.query == trace::Query::measure ? measure(x) : evaluate_kernel_src(*m_, x);
     if (r.ok) return;
     ++failed_;
     summary_ << fmt::format("{}:{}: {}: got {}\n", s_.file, x.line, trace::format_expect(x), r.actual);
   }
 
   Outcome finish(std::uint64_t events) override {
-    const bool ok = failed_ == 0;
-    summary_ << fmt::format("{}: {} (kernel-src {}, {} events, {} expectations, {} kernel warnings)\n", s_.file,
-                            ok ? "ok" : "FAILED", kernel_src::kernel_version(), events, expectations_,
-                            m_->warnings());
+    ref_->finish();
+    const bool ok = log_.expectations_hold(summary_) && failed_ == 0;
+    summary_ << fmt::format("{}: {} (kernel-src {}, {} events, {} expectations, {} violations, {} kernel warnings; "
+                            "properties on the 6.12 reference in lockstep{})\n",
+                            s_.file, ok ? "ok" : "FAILED", kernel_src::kernel_version(), events, expectations_,
+                            log_.total(), m_->warnings(),
+                            difference_.empty() ? "" : fmt::format(" up to line {}", line_));
     return ok ? Outcome::clean : Outcome::failed;
   }
 
  private:
+  // kernel_matches_reference: a difference is its violation (the null pick after an
+  // overflow is the known finding); past an s64 overflow, a consequence of it.
+  void judge(const std::string& difference, int line, std::uint64_t time_ns) {
+    if (difference.empty()) return;
+    difference_ = difference;
+    line_ = line;
+    properties::Violation v;
+    v.property = "kernel_matches_reference";
+    v.line = line;
+    v.time_ns = time_ns;
+    v.values = difference;
+    v.explanation = fmt::format("the reference's 6.12 profile and kernel-src {} disagree after this event; the "
+                                "property verdicts hold up to the event before (replay --diff=kernel-src {})",
+                                kernel_src::kernel_version(), s_.file);
+    if (!m_->oops().empty()) v.finding = properties::known_finding("kernel-src-null-pick-after-overflow");
+    else v.consequence = ref_->overflowed();
+    log_.violation(v);
+  }
+
+  // A measure is the reference's, valid while kernel_matches_reference holds.
+  QueryResult measure(const trace::Expect& x) const {
+    if (!difference_.empty()) return {false, "kernel_matches_reference failed at line " + std::to_string(line_)};
+    std::string num, den;
+    if (!ref_->checker().measure(x.measure, num, den)) return {false, "measure not available in this selection"};
+    return compare_measure(x, Rational(num + "/" + den));
+  }
+
   const EngineSetup s_;
   std::ostream& summary_;
+  ViolationLog log_;
+  std::unique_ptr<CheckedRun<model::KernelArith, model::profile_6_12>> ref_;
   std::unique_ptr<Machine> m_;
+  std::string difference_;
+  int line_ = 0;
   std::uint64_t expectations_ = 0;
   std::uint64_t failed_ = 0;
 };
@@ -184,9 +239,10 @@ class DiffEngine final : public Engine {
   explicit DiffEngine(const EngineSetup& s) : s_(s) {
     const model::Config config = make_config(s.header, s.options, s.file);
     require_runnable(s, config);
-    if (!expects_only_kernel_match(s.header))
-      throw trace::TraceError({s.file, 0, 0}, "--diff=kernel-src judges kernel_matches_reference only",
-                              "replay the trace without --diff for its other expectations");
+    // Only kernel_matches_reference is judged here; the trace's other expectations
+    // are the plain replays' (reference and --model=kernel-src).
+    const auto& listed = s.header.expect_violations;
+    expected_ = std::find(listed.begin(), listed.end(), "kernel_matches_reference") != listed.end();
     const auto specs = make_task_specs(s.header);
     ref_ = std::make_unique<kernel_src::Reference612>(config, specs);
     k_ = std::make_unique<Machine>(config, specs);
@@ -213,7 +269,7 @@ class DiffEngine final : public Engine {
   void expect(const trace::Expect&) override {}  // the reference's own replay judges them
 
   Outcome finish(std::uint64_t events) override {
-    const bool expected = !s_.header.expect_violations.empty();  // `expect violation kernel_matches_reference`
+    const bool expected = expected_;  // `expect violation kernel_matches_reference`
     if (expected && difference_.empty()) {
       s_.out << fmt::format("{}: FAILED: expected kernel_matches_reference to be violated; the reference's 6.12 "
                             "profile and kernel-src {} agree on all {} events\n",
@@ -240,6 +296,7 @@ class DiffEngine final : public Engine {
   const EngineSetup s_;
   std::unique_ptr<kernel_src::Reference612> ref_;
   std::unique_ptr<Machine> k_;
+  bool expected_ = false;
   std::string difference_;
   int line_ = 0;
   int overflow_line_ = 0;  // the first event after which the reference reported an s64 overflow

@@ -1,6 +1,8 @@
-// The replay engine over the reference model: the primary arithmetic drives the
-// trace with the property checker installed; an optional shadow in the other
-// arithmetic answers `lag` / `ideal.lag` queries (TRACE_FORMAT.md, Expectations).
+// The replay engine over the reference model under the trace's profile (6.18, or
+// `kernel 6.12`): the primary arithmetic drives the trace with the property checker
+// installed (the checks in their profile forms, properties/profile_forms.h); an
+// optional shadow in the other arithmetic answers `lag` / `ideal.lag` queries
+// (TRACE_FORMAT.md, Expectations).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "model/profiles.h"
 #include "properties/registry.h"
 #include "replay/apply_event.h"
 #include "replay/checked_run.h"
@@ -25,21 +28,23 @@ namespace {
 using model::IdealArith;
 using model::KernelArith;
 
+template <class P>
 class ModelEngine final : public Engine {
  public:
   explicit ModelEngine(const EngineSetup& s)
       : header_(s.header), options_(s.options), arith_(s.arith), file_(s.file), out_(s.out),
         summary_(s.options.dump != Dump::none ? s.err : s.out),
         log_(s.file, s.header, s.options.keep_going, s.options.dump != Dump::none ? s.err : s.out) {
+    require_applicable(s, P::name);
     const model::Config config = make_config(header_, options_, file_);
     const auto specs = make_task_specs(header_);
     const properties::Selection selection{options_.check, options_.skip};
     if (arith_ == trace::Arith::kernel) {
-      kernel_ = std::make_unique<CheckedRun<KernelArith>>(config, specs, log_, selection);
-      if (s.shadow) ideal_shadow_ = std::make_unique<model::Machine<IdealArith>>(config, specs);
+      kernel_ = std::make_unique<CheckedRun<KernelArith, P>>(config, specs, log_, selection);
+      if (s.shadow) ideal_shadow_ = std::make_unique<model::Machine<IdealArith, P>>(config, specs);
     } else {
-      ideal_ = std::make_unique<CheckedRun<IdealArith>>(config, specs, log_, selection);
-      if (s.shadow) kernel_shadow_ = std::make_unique<model::Machine<KernelArith>>(config, specs);
+      ideal_ = std::make_unique<CheckedRun<IdealArith, P>>(config, specs, log_, selection);
+      if (s.shadow) kernel_shadow_ = std::make_unique<model::Machine<KernelArith, P>>(config, specs);
     }
   }
 
@@ -69,14 +74,16 @@ class ModelEngine final : public Engine {
     if (kernel_) kernel_->finish();
     else ideal_->finish();
     const bool ok = log_.expectations_hold(summary_) && failed_expectations_ == 0;
-    summary_ << fmt::format("{}: {} ({} arithmetic, {} events, {} expectations, {} violations)\n", file_,
-                            ok ? "ok" : "FAILED", trace::arith_name(arith_), events, expectations_, log_.total());
+    const std::string profile = P::name == model::kDefaultProfile ? "" : fmt::format("profile {}, ", P::name);
+    summary_ << fmt::format("{}: {} ({}{} arithmetic, {} events, {} expectations, {} violations)\n", file_,
+                            ok ? "ok" : "FAILED", profile, trace::arith_name(arith_), events, expectations_,
+                            log_.total());
     return ok ? Outcome::clean : Outcome::failed;
   }
 
  private:
   template <class A>
-  void run(CheckedRun<A>& p, const trace::Event& e) {
+  void run(CheckedRun<A, P>& p, const trace::Event& e) {
     const std::string reason = p.apply(e);
     if (!reason.empty()) throw trace::TraceError({file_, e.line, e.column}, reason);
   }
@@ -97,17 +104,8 @@ class ModelEngine final : public Engine {
     const bool found = kernel_ ? kernel_->checker().measure(x.measure, num, den)
                                : ideal_->checker().measure(x.measure, num, den);
     if (!found) return fail(x, "measure not available in this arithmetic or selection");
-    const Rational actual(num + "/" + den);
-    const Rational expected = to_rational(x.rational);
-    bool ok = false;
-    switch (x.op) {
-      case trace::CompareOp::lt: ok = actual < expected; break;
-      case trace::CompareOp::le: ok = actual <= expected; break;
-      case trace::CompareOp::eq: ok = actual == expected; break;
-      case trace::CompareOp::ge: ok = actual >= expected; break;
-      case trace::CompareOp::gt: ok = actual > expected; break;
-    }
-    if (!ok) fail(x, "got " + actual.str());
+    const QueryResult r = compare_measure(x, Rational(num + "/" + den));
+    if (!r.ok) fail(x, "got " + r.actual);
   }
 
   void fail(const trace::Expect& x, const std::string& why) {
@@ -130,10 +128,10 @@ class ModelEngine final : public Engine {
   std::ostream& out_;
   std::ostream& summary_;
   ViolationLog log_;
-  std::unique_ptr<CheckedRun<KernelArith>> kernel_;
-  std::unique_ptr<CheckedRun<IdealArith>> ideal_;
-  std::unique_ptr<model::Machine<IdealArith>> ideal_shadow_;
-  std::unique_ptr<model::Machine<KernelArith>> kernel_shadow_;
+  std::unique_ptr<CheckedRun<KernelArith, P>> kernel_;
+  std::unique_ptr<CheckedRun<IdealArith, P>> ideal_;
+  std::unique_ptr<model::Machine<IdealArith, P>> ideal_shadow_;
+  std::unique_ptr<model::Machine<KernelArith, P>> kernel_shadow_;
   int shadow_diverged_line_ = 0;
   std::uint64_t expectations_ = 0;
   std::uint64_t failed_expectations_ = 0;
@@ -141,6 +139,23 @@ class ModelEngine final : public Engine {
 
 }  // namespace
 
-std::unique_ptr<Engine> make_reference_engine(const EngineSetup& setup) { return std::make_unique<ModelEngine>(setup); }
+void require_applicable(const EngineSetup& s, std::string_view profile) {
+  const auto refuse = [&](const std::string& name, const char* where) {
+    const std::string why = properties::not_applicable(name, profile);
+    if (!why.empty())
+      throw trace::TraceError({s.file, 0, 0}, fmt::format("{} ({} under `kernel {}`)", why, where, profile),
+                              "the catalogue lists each property's profiles: eevdf-check properties");
+  };
+  for (const std::string& p : s.options.check) refuse(p, "--check");
+  for (const std::string& p : s.header.expect_violations) refuse(p, "expect violation");
+}
+
+std::unique_ptr<Engine> make_reference_engine(const EngineSetup& setup) {
+  return std::make_unique<ModelEngine<model::profile_6_18>>(setup);
+}
+std::unique_ptr<Engine> make_profile_engine(const EngineSetup& setup) {
+  EEVDF_ASSERT(setup.header.kernel == "6.12", "the only non-default profile is 6.12");
+  return std::make_unique<ModelEngine<model::profile_6_12>>(setup);
+}
 
 }  // namespace eevdf::replay

@@ -10,15 +10,15 @@ namespace eevdf::replay {
 
 // The reference model with the default profile and the property checker.
 std::unique_ptr<Engine> make_reference_engine(const EngineSetup& setup);
-// The reference model under another profile (`kernel 6.12`): expectations and dumps;
-// the property checker reads the default profile's machine, so it does not run yet.
+// The reference model under another profile (`kernel 6.12`), its checks in their 6.12
+// forms (engine_model.cpp).
 std::unique_ptr<Engine> make_profile_engine(const EngineSetup& setup);
+// Refuses (exit 2) a --check or `expect violation` of a property that does not apply
+// to `profile` (catalogue.h), saying why.
+void require_applicable(const EngineSetup& setup, std::string_view profile);
 // kernel-src alone, or beside the reference for the differential (kernel_src/).
 std::unique_ptr<Engine> make_kernel_src_engine(const EngineSetup& setup);
 std::unique_ptr<Engine> make_diff_engine(const EngineSetup& setup);
 
-// Whether the trace-wide expectations name kernel_matches_reference only: judged by
-// --diff=kernel-src, so the other engines may replay such a trace without judging them.
-bool expects_only_kernel_match(const trace::Header& header);
 
 }  // namespace eevdf::replay

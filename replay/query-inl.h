@@ -27,6 +27,20 @@ inline bool on_runqueue(model::task_state s) {
 
 inline Rational to_rational(const trace::RationalText& r) { return Rational(r.numerator + "/" + r.denominator); }
 
+// `expect measure NAME OP VALUE` against the measure's current value.
+inline QueryResult compare_measure(const trace::Expect& x, const Rational& actual) {
+  const Rational expected = to_rational(x.rational);
+  bool ok = false;
+  switch (x.op) {
+    case trace::CompareOp::lt: ok = actual < expected; break;
+    case trace::CompareOp::le: ok = actual <= expected; break;
+    case trace::CompareOp::eq: ok = actual == expected; break;
+    case trace::CompareOp::ge: ok = actual >= expected; break;
+    case trace::CompareOp::gt: ok = actual > expected; break;
+  }
+  return {ok, actual.str()};
+}
+
 template <class A>
 Rational to_rational(const typename A::value& v) {
   return Rational(A::to_string(v));

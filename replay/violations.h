@@ -6,6 +6,7 @@
 #include <map>      // per property
 #include <ostream>  // reports
 #include <string>   // names
+#include <vector>   // judged system properties
 
 #include "properties/property.h"
 #include "trace/trace.h"
@@ -19,6 +20,11 @@ class ViolationLog final : public properties::Sink {
 
   void violation(const properties::Violation& v) override;
   void measure(std::string_view, const std::string&, const std::string&) override {}
+
+  // A system-wide property (catalogue: Exact::system) this replay judges and reports
+  // itself (kernel_matches_reference on kernel-src); an expected violation of any
+  // other one is left to the mode that judges it (--diff, --diff=kernel-src).
+  void judges(std::string property) { judged_system_.push_back(std::move(property)); }
 
   // Without trace-wide expectations the first violation stops a replay.
   bool must_stop() const { return total_ > 0 && !header_.has_trace_expectations() && !keep_going_; }
@@ -35,6 +41,7 @@ class ViolationLog final : public properties::Sink {
   const trace::Header& header_;
   bool keep_going_;
   std::ostream& out_;
+  std::vector<std::string> judged_system_;
   std::map<std::string, std::uint64_t> counts_;
   std::uint64_t total_ = 0;
   std::uint64_t consequences_ = 0;

@@ -2,7 +2,9 @@
 #include "runner/kernel_src_diff.h"
 
 #include "base/assert.h"
+#include "model/arith_kernel.h"
 #include "replay/apply_event.h"
+#include "replay/checked_run.h"
 #include "replay/model_config.h"
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
@@ -24,20 +26,35 @@ generator::Options kernel_src_generator_options(generator::Options o) {
 
 bool kernel_src_available() { return true; }
 
-DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed) {
+namespace {
+
+// Where properties go when the caller wants none: the selection is empty then.
+class NoSink final : public properties::Sink {
+ public:
+  void violation(const properties::Violation&) override {}
+  void measure(std::string_view, const std::string&, const std::string&) override {}
+};
+
+}  // namespace
+
+DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, properties::Sink* sink,
+                           const properties::Selection& selection) {
   EEVDF_ASSERT(o.profile == "6.12", "kernel-src traces are drawn under the 6.12 profile");
   generator::Generator gen(seed, o);
   const model::Config config = replay::make_config(gen.header(), replay::Options{}, "<generated>");
   const auto specs = replay::make_task_specs(gen.header());
-  kernel_src::Reference612 ref(config, specs);
+  NoSink none;
+  // Without a sink no property runs: a selection of one name no check has.
+  const properties::Selection nothing{{"kernel_matches_reference"}, {}};
+  replay::CheckedRun<model::KernelArith, model::profile_6_12> ref(config, specs, sink != nullptr ? *sink : none,
+                                                                  sink != nullptr ? selection : nothing);
   kernel_src::Machine k(config, specs);
   DiffOutcome out;
   while (auto e = gen.next()) {
     ++out.events;
-    const std::string reason = replay::apply_event(ref, *e);
+    const std::string reason = ref.apply(*e);
     EEVDF_ASSERT(reason.empty(), "the reference rejected a generated event: " + reason);
-    for (int cpu = 0; cpu < config.topology.ncpus(); ++cpu)
-      out.after_overflow = !ref.drain_overflows(cpu).empty() || out.after_overflow;
+    out.after_overflow = ref.overflowed();
     const std::string k_reason = replay::apply_event(k, *e);
     if (!k.oops().empty()) {
       out.oops = k.oops();
@@ -46,7 +63,7 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed) {
       break;
     }
     out.difference = !k_reason.empty() ? "kernel-src refused the event: " + k_reason
-                                       : kernel_src::first_difference(ref, k);
+                                       : kernel_src::first_difference(ref.machine(), k);
     if (out.difference.empty() && k.warnings() != 0) out.difference = "the kernel code warned (SCHED_WARN_ON)";
     if (!out.difference.empty()) {
       out.line = e->line;
@@ -54,6 +71,7 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed) {
       break;
     }
   }
+  if (out.oops.empty() && out.difference.empty()) ref.finish();  // end-of-trace checks, on a full trace only
   out.draws = gen.draws();
   return out;
 }
@@ -62,7 +80,7 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed) {
 
 bool kernel_src_available() { return false; }
 
-DiffOutcome diff_generated(const generator::Options&, std::uint64_t) {
+DiffOutcome diff_generated(const generator::Options&, std::uint64_t, properties::Sink*, const properties::Selection&) {
   EEVDF_ASSERT(false, "this build has no kernel-src");
   return {};
 }

@@ -1,13 +1,17 @@
 // kernel_matches_reference on a generated trace (INVARIANTS.md): the trace is drawn
 // under the `kernel 6.12` profile (validity depends on its decisions) and replayed
 // through the reference's 6.12 profile and kernel-src side by side, every state field
-// compared after every event. Available when the build has kernel-src.
+// compared after every event; with a sink, the properties run on the reference in
+// lockstep (their verdicts are the real code's while the two agree: the comparison
+// stops at the first difference). Available when the build has kernel-src.
 #pragma once
 
 #include <cstdint>  // seeds, counts
 #include <string>   // the difference
 
 #include "generator/generator.h"
+#include "properties/property.h"
+#include "properties/registry.h"
 
 namespace eevdf::runner {
 
@@ -36,7 +40,9 @@ struct DiffOutcome {
 };
 
 // Generates trace `seed` with `o` (already 6.12: kernel_src_generator_options) and
-// compares. Requires kernel_src_available().
-DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed);
+// compares; the `selection` of properties reports to `sink` (none without a sink).
+// Requires kernel_src_available().
+DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, properties::Sink* sink = nullptr,
+                           const properties::Selection& selection = {});
 
 }  // namespace eevdf::runner

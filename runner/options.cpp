@@ -22,15 +22,17 @@ generator::Options default_generator_options() {
 std::uint64_t trace_seed(std::uint64_t seed, std::uint64_t index) { return generator::Prng::split(seed, index); }
 
 std::vector<std::string> checked_properties(const properties::Selection& selection, bool kernel_src) {
-  if (kernel_src) return {"kernel_matches_reference"};  // the one check kernel-src has so far
+  // kernel-src: the 6.12 forms on the reference in lockstep, and kernel_matches_reference.
+  const std::string_view profile = kernel_src ? model::profile_6_12::name : model::profile_6_18::name;
   std::vector<std::string> out;
   for (const properties::PropertyInfo& p : properties::kCatalogue) {
     const std::string name(p.name);
     const auto in = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), name) != v.end(); };
-    if (!properties::implemented(p.name) || !properties::runs_in(p, true)) continue;
+    if (!properties::implemented(p.name, profile) || !properties::runs_in(p, true)) continue;
     if ((!selection.check.empty() && !in(selection.check)) || in(selection.skip)) continue;
     out.push_back(name);
   }
+  if (kernel_src) out.emplace_back("kernel_matches_reference");
   return out;
 }
 
@@ -43,6 +45,10 @@ std::string validate(const Options& o) {
     return "this build has no kernel-src model (linux-source-6.12 was not installed: run `bash ci/setup` and rebuild)";
   if (o.kernel_src && !o.generator.injections.empty()) return "kernel-src runs the kernel as it is: no --inject";
   if (o.kernel_src && o.generator.profile != "6.12") return "kernel-src traces are drawn under the 6.12 profile";
+  for (const std::string& p : o.selection.check) {
+    const std::string why = properties::not_applicable(p, o.kernel_src ? "6.12" : "6.18");
+    if (!why.empty()) return "--check " + why;
+  }
   trace::Header h;  // the model must accept the injections and features every trace carries
   h.topology = o.generator.topology;
   h.features = o.generator.features;

@@ -99,7 +99,7 @@ void cross_check_fast(const Options& o, std::uint64_t seed, Tally& t) {
 
 // kernel_matches_reference on the trace: the first difference is its violation.
 std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, CountingSink& sink) {
-  const DiffOutcome d = diff_generated(o.generator, seed);
+  const DiffOutcome d = diff_generated(o.generator, seed, &sink, o.selection);
   t.events += d.events;
   t.draws += d.draws;
   if (!d.oops.empty()) {  // the real kernel would have crashed: a known finding (findings.h)

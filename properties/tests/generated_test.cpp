@@ -27,9 +27,11 @@ using eevdf::properties::testing::Harness;
 
 namespace {
 
-// The knobs of one generated trace, drawn by RapidCheck (so it shrinks them too).
-eevdf::generator::Options draw_options(std::uint64_t events_max) {
+// The knobs of one generated trace, drawn by RapidCheck (so it shrinks them too);
+// `profile`: the kernel profile the trace is drawn under (its `kernel` line).
+eevdf::generator::Options draw_options(std::uint64_t events_max, const char* profile) {
   eevdf::generator::Options o;
+  o.profile = profile;
   const int shape = *rc::gen::inRange(0, 4);
   o.topology.sockets = shape == 3 ? 2 : 1;
   o.topology.cores_per_socket = std::array<int, 4>{1, 2, 4, 64}[static_cast<std::size_t>(shape)];
@@ -78,9 +80,9 @@ std::string shrunk_text(const std::string& text, const std::string& property) {
 
 // Replays `text`; in the ideal arithmetic a trace generated against the kernel one
 // may stop being valid (a rounding tie decided otherwise): the replay stops there.
-template <class A>
+template <class A, class P>
 std::vector<Failure> check_text(const std::string& text) {
-  Harness<A> h(text, {});
+  Harness<A, P> h(text, {});
   try {
     h.apply_until();
   } catch (const std::runtime_error&) {
@@ -90,15 +92,17 @@ std::vector<Failure> check_text(const std::string& text) {
   return failures(h.sink);
 }
 
-template <class A>
+template <class A, class P = eevdf::model::profile_6_18>
 void generated_traces_hold(std::uint64_t events_max) {
   const auto seed = *rc::gen::arbitrary<std::uint64_t>();
-  const eevdf::generator::Options o = draw_options(events_max);
+  const eevdf::generator::Options o = draw_options(events_max, P::name.data());
   const std::string text = eevdf::trace::to_text(eevdf::generator::generate_trace(seed, o));
-  const std::vector<Failure> found = check_text<A>(text);
+  const std::vector<Failure> found = check_text<A, P>(text);
   if (!found.empty()) {
-    RC_LOG() << "generator seed " << seed << ", first failure: " << found.front().text << "\n"
-             << shrunk_text<A>(text, found.front().property) << "unshrunk:\n" << text;
+    RC_LOG() << "generator seed " << seed << ", first failure: " << found.front().text << "\n";
+    // The shrinkers replay the 6.18 reference: a 6.12 trace is logged unshrunk.
+    if constexpr (std::is_same_v<P, eevdf::model::profile_6_18>) RC_LOG() << shrunk_text<A>(text, found.front().property);
+    RC_LOG() << "unshrunk:\n" << text;
     RC_FAIL("a property failed on a generated trace");
   }
 }
@@ -113,4 +117,18 @@ TEST_CASE("generated traces hold every property (kernel arithmetic)", "[properti
 TEST_CASE("generated traces hold every property (ideal arithmetic)", "[properties][generated]") {
   eevdf::trace::testing::check("generated-ideal", 60, [] { generated_traces_hold<eevdf::model::IdealArith>(120); },
                                false);
+}
+
+// The 6.12 forms on traces drawn under `kernel 6.12` (the generator's validity follows
+// that profile's decisions): every property that applies to 6.12.
+TEST_CASE("generated 6.12 traces hold every applicable property (kernel arithmetic)", "[properties][generated][6.12]") {
+  eevdf::trace::testing::check("generated-6.12-kernel", 200, [] {
+    generated_traces_hold<eevdf::model::KernelArith, eevdf::model::profile_6_12>(400);
+  });
+}
+
+TEST_CASE("generated 6.12 traces hold every applicable property (ideal arithmetic)", "[properties][generated][6.12]") {
+  eevdf::trace::testing::check("generated-6.12-ideal", 40, [] {
+    generated_traces_hold<eevdf::model::IdealArith, eevdf::model::profile_6_12>(120);
+  });
 }

@@ -3,6 +3,7 @@
 // state on purpose (the only place that may: tests that prove a check can fail).
 #pragma once
 
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,19 +34,21 @@ inline trace::Event tick_event() {
   return e;
 }
 
-// A trace's header made into a run with `only` checked (all when empty).
-template <class A>
+// A trace's header made into a run with `only` checked (all when empty), on the
+// reference under profile P (the trace's `kernel` line must name the same one).
+template <class A, class P = model::profile_6_18>
 struct Harness {
   trace::Trace trace;
   Capture sink;
-  std::unique_ptr<replay::CheckedRun<A>> run;
+  std::unique_ptr<replay::CheckedRun<A, P>> run;
   std::size_t next = 0;  // the next body statement to apply
 
   Harness(const std::string& text, std::vector<std::string> only, std::vector<std::string> injections = {})
       : trace(trace::parse_trace_text(text, "test.trace", replay::vocabulary())) {
     replay::Options options;
     options.injections = std::move(injections);
-    run = std::make_unique<replay::CheckedRun<A>>(replay::make_config(trace.header, options, "test.trace"),
+    if (trace.header.kernel.value_or("6.18") != P::name) throw std::runtime_error("the trace's profile is not P");
+    run = std::make_unique<replay::CheckedRun<A, P>>(replay::make_config(trace.header, options, "test.trace"),
                                                   replay::make_task_specs(trace.header), sink,
                                                   Selection{std::move(only), {}});
   }
@@ -77,9 +80,10 @@ struct Harness {
   void changed() {
     for (const auto& rq : run->machine().rqs()) ++const_cast<model::rq<A>&>(rq).cfs.generation;
   }
-  Checker<A>& checker() { return const_cast<Checker<A>&>(run->checker()); }
+  Checker<A, P>& checker() { return const_cast<Checker<A, P>&>(run->checker()); }
+  Env<A, P>& env() { return const_cast<Env<A, P>&>(run->checker().env()); }
   // Makes the next hand-called after_event look at `cpus`, as an event on them would.
-  void touch(std::vector<int> cpus) { const_cast<Env<A>&>(run->checker().env()).touched = std::move(cpus); }
+  void touch(std::vector<int> cpus) { env().touched = std::move(cpus); }
 };
 
 }  // namespace eevdf::properties::testing
