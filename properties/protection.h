@@ -57,6 +57,18 @@ const entity<A>* wakeup_pick(const model::cfs_rq<A>& cfs, const QueueSums<A>& el
   return best;
 }
 
+// A yield moves curr's deadline without a charge after it (§12): after each event
+// the per-CPU state of a slice check (`at(cfs)`, with `curr` and `deadline`)
+// follows the deadline of the curr it belongs to.
+template <class Env, class At>
+void follow_curr_deadlines(const Env& env, At&& at) {
+  for (int cpu : env.touched) {
+    const auto& cfs = env.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
+    auto& st = at(cfs);
+    if (cfs.curr != nullptr && st.curr == cfs.curr) st.deadline = cfs.curr->deadline;
+  }
+}
+
 }  // namespace protection_brute
 
 // wakeup_preempt_rule (§8.2): a wakeup-preemption check that reaches its pick step
@@ -350,13 +362,8 @@ class SliceProtection final : public Property<A, P> {
     st.deadline = curr.deadline;
   }
 
-  // A yield moves curr's deadline without a charge after it (§12).
   void after_event(const trace::Event&) override {
-    for (int cpu : this->env_.touched) {
-      const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
-      State& st = at(cfs);
-      if (cfs.curr != nullptr && st.curr == cfs.curr) st.deadline = cfs.curr->deadline;
-    }
+    protection_brute::follow_curr_deadlines(this->env_, [this](const auto& cfs) -> State& { return at(cfs); });
   }
 
  private:

@@ -70,13 +70,8 @@ class SliceProtection612 final : public Property<A, P> {
     st.deadline = curr.deadline;
   }
 
-  // A yield moves curr's deadline without a charge after it (§12).
   void after_event(const trace::Event&) override {
-    for (int cpu : this->env_.touched) {
-      const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
-      State& st = at(cfs);
-      if (cfs.curr != nullptr && st.curr == cfs.curr) st.deadline = cfs.curr->deadline;
-    }
+    protection_brute::follow_curr_deadlines(this->env_, [this](const auto& cfs) -> State& { return at(cfs); });
   }
 
  private:
