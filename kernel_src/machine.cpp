@@ -178,6 +178,40 @@ void Machine::block_task_hook(c::rq* rq, c::task_struct* p) {
   static_cast<Machine*>(rq->driver)->block_task_complete(*rq, *p);
 }
 
+void Machine::record_hooks(std::vector<HookCall>* out) {
+  hook_calls_ = out;
+  hooks_.placed = out != nullptr ? &Machine::placed_hook : nullptr;
+  hooks_.picked = out != nullptr ? &Machine::picked_hook : nullptr;
+  hooks_.reweighted = out != nullptr ? &Machine::reweighted_hook : nullptr;
+  install();
+}
+
+// rq_of() and task_of(): cfs and se are the first members of rq and task_struct.
+void Machine::record(c::cfs_rq* cfs, HookCall call) {
+  c::rq* rq = reinterpret_cast<c::rq*>(cfs);
+  call.cpu = rq->cpu;
+  hook_calls_->push_back(call);
+}
+
+static int task_id_of(const Machine& m, const c::sched_entity* se) {
+  return se == nullptr ? 0 : m.extra(reinterpret_cast<const c::task_struct*>(se)->index).id;
+}
+
+void Machine::placed_hook(c::cfs_rq* cfs, c::sched_entity* se, int) {
+  Machine& m = *static_cast<Machine*>(reinterpret_cast<c::rq*>(cfs)->driver);
+  m.record(cfs, {Hook::placed, 0, task_id_of(m, se), se->vruntime, se->deadline, 0});
+}
+
+void Machine::picked_hook(c::cfs_rq* cfs, c::sched_entity* se) {
+  Machine& m = *static_cast<Machine*>(reinterpret_cast<c::rq*>(cfs)->driver);
+  if (m.picking_) m.record(cfs, {Hook::picked, 0, task_id_of(m, se), 0, 0, 0});
+}
+
+void Machine::reweighted_hook(c::cfs_rq* cfs, c::sched_entity* se, unsigned long weight) {
+  Machine& m = *static_cast<Machine*>(reinterpret_cast<c::rq*>(cfs)->driver);
+  m.record(cfs, {Hook::reweighted, 0, task_id_of(m, se), 0, 0, weight});
+}
+
 // core.c __schedule(): block a sleeping or dying prev, pick (pick_next_task_fair:
 // put_prev/set_next only when the pick changes), switch.
 void Machine::schedule(c::rq& rq, bool prev_blocks, bool prev_dies) {
@@ -186,7 +220,9 @@ void Machine::schedule(c::rq& rq, bool prev_blocks, bool prev_dies) {
     block_task(rq, *prev, prev_dies ? c::DEQUEUE_SPECIAL : 0);  // TASK_DEAD is a special state
     if (prev_dies) extra_[static_cast<std::size_t>(prev->index)].exited = true;
   }
+  picking_ = true;
   c::task_struct* next = c::ksrc_pick_task_fair(&rq);
+  picking_ = false;
   if (prev != nullptr && prev != next) c::ksrc_put_prev_entity(&rq.cfs, &prev->se);
   if (next != nullptr && next != prev) c::ksrc_set_next_entity(&rq.cfs, &next->se);
   rq.need_resched = 0;

@@ -15,6 +15,7 @@
 #include <unordered_map>  // ids to indices (lookups only)
 #include <vector>         // runqueues and tasks
 
+#include "kernel_src/hook_call.h"
 #include "model/config.h"
 #include "model/machine.h"  // io_sleep, task_state
 
@@ -82,6 +83,10 @@ class Machine {
   // Where the real kernel would have crashed (only after an s64 overflow), or "". The
   // machine then refuses every further event.
   const std::string& oops() const { return oops_; }
+  // Appends the calls of the wrapped place_entity, reweight_entity and the schedule
+  // path's pick_eevdf (pick_task_fair; the wakeup check's pick is not the observer's
+  // `picked`) to `out`; nullptr stops it. The caller clears `out`.
+  void record_hooks(std::vector<HookCall>* out);
 
  private:
   void install();
@@ -99,6 +104,10 @@ class Machine {
   void ttwu_do_activate(c::rq& rq, c::task_struct& p, int wake_flags);
   void set_param(c::task_struct& p, bool reweight_with_new_nice, int nice);
   static void block_task_hook(c::rq* rq, c::task_struct* p);
+  static void placed_hook(c::cfs_rq* cfs, c::sched_entity* se, int flags);
+  static void picked_hook(c::cfs_rq* cfs, c::sched_entity* se);
+  static void reweighted_hook(c::cfs_rq* cfs, c::sched_entity* se, unsigned long weight);
+  void record(c::cfs_rq* cfs, HookCall call);
 
   model::Config cfg_;
   c::ksrc_tunables tunables_{};
@@ -111,6 +120,8 @@ class Machine {
   std::uint64_t now_ = 0;
   unsigned long warnings_ = 0;
   std::string oops_;
+  std::vector<HookCall>* hook_calls_ = nullptr;
+  bool picking_ = false;  // inside pick_task_fair
 };
 
 // The kernel release the harness was built from ("6.12.117-1~deb12u1"), for reports.

@@ -28,6 +28,9 @@ class Observer {
   // back in the sums (end of enqueue_entity, or of a requeue's re-placement).
   virtual void placed(const cfs_rq<A>&, const entity&, unsigned /*flags*/, const value& /*vlag*/, bool /*had_rel_deadline*/,
                       const value& /*rel_deadline*/) {}
+  // §9 reweight_entity() gave the task entity `se` the load weight `weight` (full,
+  // not scaled down); fired at its end.
+  virtual void reweighted(const cfs_rq<A>&, const entity&, std::uint64_t /*weight*/) {}
   // §7.2 the schedule path's pick chose `se` (nullptr: nothing queued) on `rq`,
   // before set_next_entity; `buddy`: it came from PICK_BUDDY.
   virtual void picked(const rq<A>&, const entity* /*se*/, bool /*buddy*/) {}

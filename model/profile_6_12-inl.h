@@ -77,6 +77,7 @@ void profile_ops<A, profile_6_12, M>::reweight_entity(cfs_rq<A>& cfs, entity& se
   }
   se.load.weight = weight;
   se.load.inv_weight = 0;  // update_load_set; reweight_task_fair restores the table inverse
+  if (m().observer_ != nullptr) m().observer_->reweighted(cfs, se, weight);
 }
 
 template <class A, class M>

@@ -110,6 +110,7 @@ void profile_ops<A, profile_6_18, M>::reweight_entity(cfs_rq<A>& cfs, entity& se
   se.load.weight = weight;
   ++cfs.generation;
   se.load.inv_weight = 0;  // update_load_set; reweight_task_fair restores the table inverse
+  if (m().observer_ != nullptr) m().observer_->reweighted(cfs, se, weight);
 }
 
 // §8.2 steps 7-10: preempt iff the wakee is what EEVDF picks now, curr's protection

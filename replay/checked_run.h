@@ -34,6 +34,11 @@ class CheckedRun {
     m_.set_observer(&checker_);
   }
 
+  // Puts `front` between the model and the checker (a recorder: kernel_src/hooks.h);
+  // it must pass every hook on to checker_observer().
+  void set_front_observer(model::Observer<A>* front) { m_.set_observer(front); }
+  model::Observer<A>* checker_observer() { return &checker_; }
+
   // Applies `e` with the checks around it; the reason when `e` is illegal (the
   // model is then unchanged and nothing was checked after it).
   std::string apply(const trace::Event& e) {

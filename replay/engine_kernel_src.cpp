@@ -24,6 +24,7 @@
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "kernel_src/compare.h"
+#include "kernel_src/hooks.h"
 #include "kernel_src/machine.h"
 #include "replay/apply_event_kernel_src.h"
 #endif
@@ -155,6 +156,8 @@ class KernelSrcEngine final : public Engine {
     ref_ = std::make_unique<CheckedRun<model::KernelArith, model::profile_6_12>>(
         config, specs, log_, properties::Selection{s.options.check, s.options.skip});
     m_ = std::make_unique<Machine>(config, specs);
+    hooks_ = std::make_unique<kernel_src::HookLockstep>(ref_->machine(), ref_->checker_observer(), *m_);
+    ref_->set_front_observer(hooks_->observer());
     judge(kernel_src::first_difference(ref_->machine(), *m_), 0, 0);
   }
 
@@ -167,6 +170,8 @@ class KernelSrcEngine final : public Engine {
     if (!m_->oops().empty()) difference = "the kernel code would have crashed: " + m_->oops();
     else if (!k_reason.empty()) difference = "the reference applied the event, kernel-src refused it: " + k_reason;
     else difference = kernel_src::first_difference(ref_->machine(), *m_);
+    const std::string hook_difference = hooks_->take_difference();
+    if (difference.empty()) difference = hook_difference;
     if (difference.empty() && m_->warnings() != 0) difference = "the kernel code warned (SCHED_WARN_ON)";
     judge(difference, e.line, e.time_ns);
     if (s_.options.dump != Dump::none && m_->oops().empty())
@@ -226,6 +231,7 @@ class KernelSrcEngine final : public Engine {
   ViolationLog log_;
   std::unique_ptr<CheckedRun<model::KernelArith, model::profile_6_12>> ref_;
   std::unique_ptr<Machine> m_;
+  std::unique_ptr<kernel_src::HookLockstep> hooks_;  // placed / picked / reweighted of both
   std::string difference_;
   int line_ = 0;
   std::uint64_t expectations_ = 0;
@@ -246,6 +252,8 @@ class DiffEngine final : public Engine {
     const auto specs = make_task_specs(s.header);
     ref_ = std::make_unique<kernel_src::Reference612>(config, specs);
     k_ = std::make_unique<Machine>(config, specs);
+    hooks_ = std::make_unique<kernel_src::HookLockstep>(*ref_, nullptr, *k_);
+    ref_->set_observer(hooks_->observer());
     difference_ = kernel_src::first_difference(*ref_, *k_);
     if (!difference_.empty()) line_ = 0;
   }
@@ -261,6 +269,8 @@ class DiffEngine final : public Engine {
     if (!k_->oops().empty()) difference_ = "the kernel code would have crashed: " + k_->oops();
     else if (!k_reason.empty()) difference_ = "the reference applied the event, kernel-src refused it: " + k_reason;
     if (difference_.empty()) difference_ = kernel_src::first_difference(*ref_, *k_);
+    const std::string hook_difference = hooks_->take_difference();
+    if (difference_.empty()) difference_ = hook_difference;
     if (difference_.empty() && k_->warnings() != 0) difference_ = "the kernel code warned (SCHED_WARN_ON)";
     if (!difference_.empty()) line_ = e.line;
     return difference_.empty();
@@ -296,6 +306,7 @@ class DiffEngine final : public Engine {
   const EngineSetup s_;
   std::unique_ptr<kernel_src::Reference612> ref_;
   std::unique_ptr<Machine> k_;
+  std::unique_ptr<kernel_src::HookLockstep> hooks_;  // placed / picked / reweighted of both
   bool expected_ = false;
   std::string difference_;
   int line_ = 0;

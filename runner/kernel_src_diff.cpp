@@ -9,6 +9,7 @@
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "kernel_src/compare.h"
+#include "kernel_src/hooks.h"
 #include "kernel_src/machine.h"
 #include "replay/apply_event_kernel_src.h"
 #endif
@@ -49,6 +50,8 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, prop
   replay::CheckedRun<model::KernelArith, model::profile_6_12> ref(config, specs, sink != nullptr ? *sink : none,
                                                                   sink != nullptr ? selection : nothing);
   kernel_src::Machine k(config, specs);
+  kernel_src::HookLockstep hooks(ref.machine(), ref.checker_observer(), k);
+  ref.set_front_observer(hooks.observer());
   DiffOutcome out;
   while (auto e = gen.next()) {
     ++out.events;
@@ -64,6 +67,8 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, prop
     }
     out.difference = !k_reason.empty() ? "kernel-src refused the event: " + k_reason
                                        : kernel_src::first_difference(ref.machine(), k);
+    const std::string hook_difference = hooks.take_difference();
+    if (out.difference.empty()) out.difference = hook_difference;
     if (out.difference.empty() && k.warnings() != 0) out.difference = "the kernel code warned (SCHED_WARN_ON)";
     if (!out.difference.empty()) {
       out.line = e->line;
