@@ -16,6 +16,8 @@ std::unique_ptr<Engine> make_profile_engine(const EngineSetup& setup);
 // kernel-src alone, or beside the reference for the differential (kernel_src/).
 std::unique_ptr<Engine> make_kernel_src_engine(const EngineSetup& setup);
 std::unique_ptr<Engine> make_diff_engine(const EngineSetup& setup);
+// ideal_tracks_kernel: the kernel and the ideal arithmetic in lockstep (ideal_diff.h).
+std::unique_ptr<Engine> make_ideal_diff_engine(const EngineSetup& setup);
 
 // Whether the trace-wide expectations name kernel_matches_reference only: judged by
 // --diff=kernel-src, so the other engines may replay such a trace without judging them.

@@ -1,0 +1,141 @@
+// ideal_tracks_kernel, the two observers (docs/IDEAL_TRACKS_KERNEL.md): the kernel
+// model's DecisionRecorder notes which way each decision went; the ideal model's
+// RoundingBound notes the same and, at that moment, the decision's margin in exact
+// arithmetic and the bound on how far the kernel's quantities can be from the ideal
+// ones after the roundings so far, which it keeps per entity, hook by hook.
+//
+// The bounds are derived from where the kernel rounds (EEVDF_MODEL.md §17.2), never
+// from the kernel model's values: the differential (ideal_diff.h) compares them with
+// the kernel's actual values, so a wrong bound or a wrong rounding shows.
+#pragma once
+
+#include <cstdint>  // weights, ns
+#include <map>      // per-weight rounding rates
+#include <vector>   // per-CPU streams, per-task bounds
+
+#include "model/arith_ideal.h"
+#include "model/arith_kernel.h"
+#include "model/config.h"
+#include "model/observer.h"
+#include "model/task.h"
+
+namespace eevdf::replay {
+
+using Q = model::IdealArith::value;
+
+// One tree entity as the ideal pick walk saw it: its lag and deadline, each with the
+// bound on the kernel's distance from it.
+struct WalkEntry {
+  int task = -1;
+  Q lag, lag_bound, deadline, deadline_bound;
+};
+
+struct DecisionRecord {
+  model::decision kind{};
+  int a = -1;  // task indices; -1: none (pick_walk: the entity found, if any)
+  int b = -1;
+  bool outcome = false;
+  // Ideal side only. The decision is `margin >= 0` (or > 0, by kind) in exact
+  // arithmetic; the kernel's own margin is within `bound` of it.
+  Q margin, bound;
+  bool exact = false;           // decided on exact state: no rounding can flip it
+  std::vector<WalkEntry> walk;  // pick_walk: every tree entity
+};
+
+// The decisions of one event, per CPU, in the order the model took them.
+using Streams = std::vector<std::vector<DecisionRecord>>;
+
+// The kernel side: decisions only.
+class DecisionRecorder final : public model::Observer<model::KernelArith> {
+ public:
+  explicit DecisionRecorder(int ncpus) : streams_(static_cast<std::size_t>(ncpus)) {}
+  void decided(const model::cfs_rq<model::KernelArith>& cfs, model::decision d,
+               const model::sched_entity<model::KernelArith>* a, const model::sched_entity<model::KernelArith>* b,
+               bool outcome) override;
+  Streams& streams() { return streams_; }
+
+ private:
+  Streams streams_;
+};
+
+// Per task: bounds on |kernel - ideal| of its vruntime, deadline, stored vlag, vprot
+// and (between a non-sleep dequeue and the placement) relative deadline. Absolute
+// times are bounded up to one offset per runqueue (see the doc): only differences
+// within a runqueue, and lags, are ever compared.
+struct EntityBound {
+  Q v, d, lag, prot, drel;
+  bool has_drel = false;
+  std::uint64_t charged_ns = 0;  // sum_exec_runtime already accounted in v
+};
+
+class RoundingBound final : public model::Observer<model::IdealArith> {
+ public:
+  using entity = model::sched_entity<model::IdealArith>;
+  using cfs_rq = model::cfs_rq<model::IdealArith>;
+
+  // `vprot`: the profile protects by vprot (6.18); else by a flag (6.12).
+  RoundingBound(const model::Config& config, std::size_t ntasks, int ncpus, bool vprot);
+
+  Streams& streams() { return streams_; }
+  const EntityBound& of(int task) const { return bounds_.at(static_cast<std::size_t>(task)); }
+  // Σ w_j E_j and W over a runqueue's counted entities, for lag_bound.
+  struct QueueBound {
+    Q weighted;
+    std::uint64_t weights = 0;
+  };
+  QueueBound queue_bound(const cfs_rq& cfs) const;
+  // |lag_K - lag_I| <= this for an entity, lag against the exact (unfloored) mean.
+  Q lag_bound(const QueueBound& q, const entity& a) const;
+  Q lag_bound(const cfs_rq& cfs, const entity& a) const { return lag_bound(queue_bound(cfs), a); }
+  // The bound on one __calc_delta result: |floor(delta * F / 2^S) - delta * 1024 / w|.
+  Q calc_error(std::uint64_t delta, const model::load_weight& lw);
+
+  void decided(const cfs_rq& cfs, model::decision d, const entity* a, const entity* b, bool outcome) override;
+  void charged(const cfs_rq&, const entity& curr, std::uint64_t, bool, bool) override { sync(curr); }
+  void lag_stored(const cfs_rq& cfs, const entity& se, const Q& raw, const Q& limit, const Q& V) override;
+  void placed(const cfs_rq& cfs, const entity& se, unsigned flags, const Q& vlag, bool had_rel,
+              const Q& rel) override;
+  void reweighted(const cfs_rq& cfs, const entity& se, std::uint64_t old_weight, bool deadline_scaled) override;
+  void protection_set(const cfs_rq& cfs, const entity& se, std::uint64_t min_slice) override;
+  void protection_changed(const cfs_rq& cfs, const entity& curr, bool cancelled) override;
+
+ private:
+  EntityBound& at(const entity& se) { return bounds_.at(static_cast<std::size_t>(se.task)); }
+  void sync(const entity& se);  // charges since the last hook: vruntime's floors
+  void judge(const cfs_rq& cfs, DecisionRecord& r, const entity* a, const entity* b);
+  void act(const entity& a, model::decision d, bool outcome);
+  std::vector<WalkEntry> walk(const cfs_rq& cfs) const;
+
+  model::Config cfg_;
+  bool vprot_;
+  std::vector<EntityBound> bounds_;
+  Streams streams_;
+  std::map<std::uint64_t, Q> rate_;  // |F / 2^S - 1024 / w| per (weight, inverse)
+};
+
+// The sums behind the lags of one runqueue's counted entities (tree and an on_rq
+// curr), computed once so that each lag is O(1): lag of `a` = Σ w_j (v_j - v_a) / W,
+// against the exact (unfloored) mean, in either arithmetic.
+template <class A>
+class QueueLags {
+ public:
+  explicit QueueLags(const model::cfs_rq<A>& cfs);
+  bool empty() const { return weights_ == 0; }
+  Q lag(const model::sched_entity<A>& a) const;
+
+ private:
+  typename A::value base_{};    // v0: keeps the sums small
+  typename A::value weighted_{};  // Σ w_j (v_j - base)
+  std::uint64_t weights_ = 0;
+};
+
+template <class A>
+Q exact_lag(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& a) {
+  return QueueLags<A>(cfs).lag(a);
+}
+
+// A kernel value (exact 128-bit integer) as a rational.
+Q to_q(model::s128 x);
+inline const Q& to_q(const Q& x) { return x; }
+
+}  // namespace eevdf::replay
