@@ -253,10 +253,10 @@ void IdealDiff<P>::check_drift(const trace::Event& e, int cpu) {
     if (klags.empty()) return report(e, cpu, ise->task, false, "queue", "queued in the ideal model only",
                                      "the models part without a differing decision");
     if (!check("lag", klags.lag(kse), ilags.lag(*ise), bound_.lag_bound(qb, *ise))) return;
-    if (!check("deadline - vruntime", to_q(kse.deadline - kse.vruntime), ise->deadline - ise->vruntime, b.d + b.v))
+    if (!check("deadline - vruntime", to_q(kse.deadline - kse.vruntime), ise->deadline - ise->vruntime, b.dv))
       return;
     if (std::is_same_v<P, model::profile_6_18> && ise == iq.curr &&
-        !check("vprot - vruntime", to_q(kse.vprot - kse.vruntime), ise->vprot - ise->vruntime, b.prot + b.v))
+        !check("vprot - vruntime", to_q(kse.vprot - kse.vruntime), ise->vprot - ise->vruntime, b.pv))
       return;
   }
 }

@@ -132,7 +132,10 @@ void RoundingBound::sync(const entity& se) {
   EntityBound& b = at(se);
   if (se.sum_exec_runtime == b.charged_ns) return;
   EEVDF_ASSERT(se.sum_exec_runtime > b.charged_ns, "sum_exec_runtime went back");
-  b.v = up(b.v + calc_error(se.sum_exec_runtime - b.charged_ns, se.load));
+  const Q charge = calc_error(se.sum_exec_runtime - b.charged_ns, se.load);
+  b.v = up(b.v + charge);  // the deadline and vprot stay put while vruntime moves
+  b.dv = up(b.dv + charge);
+  b.pv = up(b.pv + charge);
   b.charged_ns = se.sum_exec_runtime;
 }
 
@@ -142,7 +145,8 @@ std::vector<WalkEntry> RoundingBound::walk(const cfs_rq& cfs) const {
   std::vector<WalkEntry> out;
   out.reserve(cfs.timeline.size());
   for (const entity* se : cfs.timeline)
-    out.push_back({se->task, lags.lag(*se), lag_bound(q, *se), se->deadline - cfs.min_vruntime, of(se->task).d});
+    out.push_back({se->task, lags.lag(*se), lag_bound(q, *se), se->deadline - cfs.min_vruntime,
+                   of(se->task).dv + of(se->task).v});
   return out;
 }
 
@@ -160,17 +164,17 @@ void RoundingBound::judge(const cfs_rq& cfs, DecisionRecord& r, const entity* a,
     case decision::pick_curr_before:
     case decision::short_wakee_before:
       r.margin = b->deadline - a->deadline;
-      r.bound = of(a->task).d + of(b->task).d;
+      r.bound = of(a->task).dv + of(a->task).v + of(b->task).dv + of(b->task).v;
       return;
     case decision::deadline_reached:
       r.margin = a->vruntime - a->deadline;
-      r.bound = of(a->task).v + of(a->task).d;
+      r.bound = of(a->task).dv;
       return;
     case decision::protected_slice:
       r.exact = !vprot_;  // 6.12: vlag == deadline, a copy: the same in both arithmetics
       if (vprot_) {
         r.margin = a->vprot - a->vruntime;
-        r.bound = of(a->task).prot + of(a->task).v;
+        r.bound = of(a->task).pv;
       }
       return;
     case decision::requeue_positive_lag:
@@ -187,10 +191,11 @@ void RoundingBound::act(const entity& a, decision d, bool outcome) {
   if (!outcome) return;
   if (d == decision::deadline_reached) {  // §5.2: deadline = vruntime + calc_delta_fair(slice)
     const std::uint64_t slice = a.custom_slice ? a.slice : cfg_.sysctl_base_slice;
-    b.d = up(b.v + calc_error(slice, a.load));
+    b.dv = up(calc_error(slice, a.load));
   } else if (d == decision::yield_eligible) {  // §12: vruntime = deadline; deadline += vslice
-    b.v = b.d;
-    b.d = up(b.d + calc_error(a.slice, a.load));
+    b.v = up(b.v + b.dv);
+    b.pv = up(b.pv + b.dv);  // vprot stays: vprot - vruntime moves by deadline - vruntime
+    b.dv = up(calc_error(a.slice, a.load));
   } else if (d == decision::requeue_positive_lag) {  // §10: vlag = 0, exactly
     b.lag = 0;
   }
@@ -231,7 +236,7 @@ void RoundingBound::placed(const cfs_rq& cfs, const entity& se, unsigned flags, 
     weighted += Q(w) * of(other->task).v;
     load += w;
   }
-  const Q drel = b.has_drel ? b.drel : b.d + b.v;  // made relative at the dequeue (§6.3 step 6)
+  const Q drel = b.has_drel ? b.drel : b.dv;  // made relative at the dequeue (§6.3 step 6)
   Q v = 0;  // an empty queue: V = v0, the runqueue's offset is re-anchored here
   if (load != 0) {
     v = weighted / Q(load) + 1;
@@ -240,14 +245,15 @@ void RoundingBound::placed(const cfs_rq& cfs, const entity& se, unsigned flags, 
       v += b.lag * Q(load + w) / Q(load) + 1;
     }
   }
+  if (cfs.curr == &se) b.pv = up(b.pv + b.v + v);  // a requeued curr keeps its vprot (§10)
   b.v = up(v);
   if (had_rel) {
-    b.d = up(drel + b.v);
+    b.dv = drel;
   } else {
     Q vslice = calc_error(se.slice, se.load);
     if (cfg_.feat(model::Feature::PLACE_DEADLINE_INITIAL) && (flags & model::ENQUEUE_INITIAL) != 0)
       vslice = vslice / 2 + Q(1) / 2;
-    b.d = up(b.v + vslice);
+    b.dv = up(vslice);
   }
   b.has_drel = false;
 }
@@ -259,25 +265,25 @@ void RoundingBound::reweighted(const cfs_rq&, const entity& se, std::uint64_t ol
   const Q trunc = old_weight == se.load.weight ? 0 : 1;  // x * w / w is exact
   b.lag = up(b.lag * ratio + trunc);
   if (deadline_scaled) {
-    if (!b.has_drel) b.drel = up(b.d + b.v);
+    if (!b.has_drel) b.drel = b.dv;
     b.has_drel = true;
     b.drel = up(b.drel * ratio + trunc);
   }
 }
 
-// §4 protection: vprot = min(deadline, vruntime + calc_delta_fair(s)), s <= slice.
+// §4 protection: vprot - vruntime = min(deadline - vruntime, calc_delta_fair(s)), s <= slice.
 void RoundingBound::protection_set(const cfs_rq&, const entity& se, std::uint64_t) {
   if (!vprot_) return;
   sync(se);
   EntityBound& b = at(se);
-  b.prot = up(max_q(b.d, b.v + calc_error(se.slice, se.load)));
+  b.pv = up(max_q(b.dv, calc_error(se.slice, se.load)));
 }
 
 void RoundingBound::protection_changed(const cfs_rq&, const entity& curr, bool cancelled) {
   if (!vprot_) return;
   sync(curr);
   EntityBound& b = at(curr);
-  b.prot = cancelled ? b.v : up(max_q(b.prot, b.v + calc_error(curr.slice, curr.load)));
+  b.pv = cancelled ? Q(0) : up(max_q(b.pv, calc_error(curr.slice, curr.load)));
 }
 
 }  // namespace eevdf::replay

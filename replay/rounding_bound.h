@@ -58,12 +58,15 @@ class DecisionRecorder final : public model::Observer<model::KernelArith> {
   Streams streams_;
 };
 
-// Per task: bounds on |kernel - ideal| of its vruntime, deadline, stored vlag, vprot
-// and (between a non-sleep dequeue and the placement) relative deadline. Absolute
-// times are bounded up to one offset per runqueue (see the doc): only differences
-// within a runqueue, and lags, are ever compared.
+// Per task: bounds on |kernel - ideal| of its vruntime, of deadline - vruntime, of
+// its stored vlag, of vprot - vruntime and (between a non-sleep dequeue and the
+// placement) of the relative deadline. Deadline and vprot are kept relative to the
+// vruntime because they are set from it: bounding them apart would count the
+// vruntime's error twice at every re-placement. The vruntime is bounded up to one
+// offset per runqueue (see the doc): only differences within a runqueue, and lags,
+// are ever compared.
 struct EntityBound {
-  Q v, d, lag, prot, drel;
+  Q v, dv, lag, pv, drel;
   bool has_drel = false;
   std::uint64_t charged_ns = 0;  // sum_exec_runtime already accounted in v
 };
