@@ -124,7 +124,9 @@ std::string IdealDiff<P>::apply(const trace::Event& e) {
   if (!reason.empty()) return reason;
   ++stats_.events;
   const bool task_tainted = task >= 0 && tainted_tasks_.count(task) != 0;
-  if (const std::string refused = apply_event(ideal_, e); !refused.empty()) {
+  const std::string refused = apply_event(ideal_, e);
+  bound_.settle();
+  if (!refused.empty()) {
     ++stats_.skipped_events;
     if (!task_tainted) {
       const int cpu = e.cpu ? *e.cpu : task >= 0 ? kernel_.tasks()[static_cast<std::size_t>(task)].cpu : 0;
@@ -236,11 +238,14 @@ void IdealDiff<P>::check_drift(const trace::Event& e, int cpu) {
   if (queued.empty()) return;
   const QueueLags<model::KernelArith> klags(kq);
   const QueueLags<model::IdealArith> ilags(iq);
-  const RoundingBound::QueueBound qb = bound_.queue_bound(iq);
   for (const auto* ise : queued) {
     const auto& kse = kernel_.tasks()[static_cast<std::size_t>(ise->task)].se;
     const EntityBound& b = bound_.of(ise->task);
     const auto check = [&](const char* what, const Q& kv, const Q& iv, const Q& bound) {
+      if (bound > 0) {
+        stats_.drift_ratio_max = std::max(stats_.drift_ratio_max, Q(abs_q(kv - iv) / bound).convert_to<double>());
+        stats_.lag_bound_max = std::max(stats_.lag_bound_max, bound.convert_to<double>());
+      }
       if (abs_q(kv - iv) <= bound) return true;
       report(e, cpu, ise->task, false, std::string("drift of ") + what,
              fmt::format("kernel {}, ideal {}, |difference| {} > bound {}", show(kv), show(iv), show(abs_q(kv - iv)),
@@ -252,7 +257,7 @@ void IdealDiff<P>::check_drift(const trace::Event& e, int cpu) {
                                   "the models part without a differing decision");
     if (klags.empty()) return report(e, cpu, ise->task, false, "queue", "queued in the ideal model only",
                                      "the models part without a differing decision");
-    if (!check("lag", klags.lag(kse), ilags.lag(*ise), bound_.lag_bound(qb, *ise))) return;
+    if (!check("lag", klags.lag(kse), ilags.lag(*ise), bound_.lag_bound(iq, *ise))) return;
     if (!check("deadline - vruntime", to_q(kse.deadline - kse.vruntime), ise->deadline - ise->vruntime, b.dv))
       return;
     if (std::is_same_v<P, model::profile_6_18> && ise == iq.curr &&
@@ -268,7 +273,7 @@ void IdealDiff<P>::check_stored_lag(const trace::Event& e, int task) {
   const auto& it = ideal_.tasks()[static_cast<std::size_t>(task)];
   if (kt.se.on_rq || it.se.on_rq || kt.exited || !kt.forked) return;
   const Q diff = abs_q(to_q(kt.se.vlag) - it.se.vlag);
-  const Q& bound = bound_.of(task).lag;
+  const Q& bound = bound_.of(task).vlag;
   if (diff <= bound) return;
   report(e, kt.cpu, task, false, "drift of the stored vlag",
          fmt::format("kernel {}, ideal {}, |difference| {} > bound {}", to_q(kt.se.vlag).str(), show(it.se.vlag),

@@ -49,6 +49,10 @@ struct IdealDiffStats {
   std::uint64_t overflow_cpus = 0;   // CPUs tainted by a kernel overflow
   std::uint64_t tainted_cpus = 0;
   int first_explained_line = 0;  // 0: none
+  // How tight the bound is: the largest |kernel - ideal| / bound the drift checks met
+  // (lags), and the largest bound met, in ns of virtual time.
+  double drift_ratio_max = 0;
+  double lag_bound_max = 0;
 };
 
 template <class P>

@@ -16,6 +16,11 @@ using model::IdealArith;
 
 int index_of(const model::sched_entity<IdealArith>* se) { return se == nullptr ? -1 : se->task; }
 
+template <class A>
+std::uint64_t weight_of(const model::sched_entity<A>& se) {
+  return model::scale_load_down(se.load.weight);
+}
+
 Q abs_q(const Q& x) { return x < 0 ? Q(-x) : x; }
 Q max_q(const Q& a, const Q& b) { return a < b ? b : a; }
 
@@ -36,6 +41,13 @@ std::vector<const model::sched_entity<A>*> counted(const model::cfs_rq<A>& cfs) 
   std::vector<const model::sched_entity<A>*> out(cfs.timeline.begin(), cfs.timeline.end());
   if (cfs.curr != nullptr && cfs.curr->on_rq) out.push_back(cfs.curr);
   return out;
+}
+
+template <class A>
+std::uint64_t weight_sum(const model::cfs_rq<A>& cfs) {
+  std::uint64_t total = 0;
+  for (const auto* se : counted(cfs)) total += weight_of(*se);
+  return total;
 }
 
 bool eligibility(decision d) {
@@ -108,63 +120,97 @@ Q RoundingBound::calc_error(std::uint64_t delta, const model::load_weight& lw) {
   return it->second * Q(delta) + 1;
 }
 
-auto RoundingBound::queue_bound(const cfs_rq& cfs) const -> QueueBound {
-  QueueBound q;
-  for (const entity* se : counted(cfs)) {
-    const std::uint64_t w = model::scale_load_down(se->load.weight);
-    q.weighted += Q(w) * of(se->task).v;
-    q.weights += w;
-  }
-  return q;
+void RoundingBound::shift_others(const cfs_rq& cfs, const entity* except, const Q& amount) {
+  if (amount == 0) return;
+  for (const entity* se : counted(cfs))
+    if (se != except) at(*se).lag = up(at(*se).lag + amount);
 }
 
-// §3.1: Σ_{j != a} w_j (E_j + E_a) / W over the counted entities (an on_rq entity is
-// counted: in the tree or curr); Σ_j w_j E_j / W + E_a for one that is not.
-Q RoundingBound::lag_bound(const QueueBound& q, const entity& a) const {
-  EEVDF_ASSERT(q.weights != 0, "a decision on an empty runqueue");
-  const Q& ea = of(a.task).v;
-  if (!a.on_rq) return q.weighted / Q(q.weights) + ea;
-  const std::uint64_t wa = model::scale_load_down(a.load.weight);
-  return (q.weighted - Q(wa) * ea + Q(q.weights - wa) * ea) / Q(q.weights);
-}
-
-void RoundingBound::sync(const entity& se) {
+// §3.1 a charge: curr's vruntime moves by calc_delta_fair(delta), off by e; its lag
+// moves by -dv (W - w) / W and every other lag by dv w / W; deadline and vprot stay,
+// so deadline - vruntime and vprot - vruntime move by dv too.
+void RoundingBound::sync(const cfs_rq& cfs, const entity& se) {
   EntityBound& b = at(se);
   if (se.sum_exec_runtime == b.charged_ns) return;
   EEVDF_ASSERT(se.sum_exec_runtime > b.charged_ns, "sum_exec_runtime went back");
-  const Q charge = calc_error(se.sum_exec_runtime - b.charged_ns, se.load);
-  b.v = up(b.v + charge);  // the deadline and vprot stay put while vruntime moves
-  b.dv = up(b.dv + charge);
-  b.pv = up(b.pv + charge);
+  const Q e = calc_error(se.sum_exec_runtime - b.charged_ns, se.load);
   b.charged_ns = se.sum_exec_runtime;
+  b.v = up(b.v + e);
+  b.dv = up(b.dv + e);
+  b.pv = up(b.pv + e);
+  if (!se.on_rq) return;  // not in the mean: no lag to speak of
+  const std::uint64_t total = weight_sum(cfs);
+  const std::uint64_t w = weight_of(se);
+  b.lag = up(b.lag + e * Q(total - w) / Q(total));
+  shift_others(cfs, &se, e * Q(w) / Q(total));
 }
 
-std::vector<WalkEntry> RoundingBound::walk(const cfs_rq& cfs) const {
+// §3.3 a departure with lag l from weight W: the mean moves by w l / (W - w).
+void RoundingBound::depart(const Departure& d) {
+  if (d.total > d.weight) shift_others(*d.cfs, d.se, d.lag * Q(d.weight) / Q(d.total - d.weight));
+}
+
+// §3.2 a placement: the new lag is off by at most `lag_bound`; the mean moves by
+// -w lag / L, so every other lag by as much.
+void RoundingBound::join(const cfs_rq& cfs, const entity& se, const Q& lag_bound) {
+  std::uint64_t rest = 0;
+  for (const entity* other : counted(cfs))
+    if (other != &se) rest += weight_of(*other);
+  at(se).lag = up(lag_bound);
+  if (rest != 0) shift_others(cfs, &se, lag_bound * Q(weight_of(se)) / Q(rest));
+}
+
+// A departure is applied once the entity is out of the sums it stored its lag in
+// (a requeue keeps it there; a migration may already have it in another queue).
+void RoundingBound::settle() {
+  if (pending_.se != nullptr) {
+    const cfs_rq& cfs = *pending_.cfs;
+    const bool stays = (cfs.curr == pending_.se && pending_.se->on_rq) ||
+                       std::find(cfs.timeline.begin(), cfs.timeline.end(), pending_.se) != cfs.timeline.end();
+    if (!stays) depart(pending_);
+  }
+  pending_ = {};
+}
+
+Q RoundingBound::lag_bound(const cfs_rq& cfs, const entity& a) {
+  EEVDF_ASSERT(a.on_rq, "the lag of an entity outside the mean");
+  Q weighted = 0;
+  std::uint64_t total = 0;
+  for (const entity* se : counted(cfs)) {
+    total += weight_of(*se);
+    if (se != &a) weighted += Q(weight_of(*se)) * (of(se->task).v + of(a.task).v);
+  }
+  EntityBound& b = at(a);
+  const Q from_v = weighted / Q(total);
+  if (from_v < b.lag) b.lag = up(from_v);
+  return b.lag;
+}
+
+std::vector<WalkEntry> RoundingBound::walk(const cfs_rq& cfs) {
   const QueueLags<IdealArith> lags(cfs);
-  const QueueBound q = queue_bound(cfs);
   std::vector<WalkEntry> out;
   out.reserve(cfs.timeline.size());
-  for (const entity* se : cfs.timeline)
-    out.push_back({se->task, lags.lag(*se), lag_bound(q, *se), se->deadline - cfs.min_vruntime,
-                   of(se->task).dv + of(se->task).v});
+  for (const entity* se : cfs.timeline) {
+    const Q lag = lag_bound(cfs, *se);
+    out.push_back({se->task, lags.lag(*se), lag, se->deadline - cfs.min_vruntime, of(se->task).dv + lag});
+  }
   return out;
 }
 
-// §3: the decision's margin in exact arithmetic and the bound on the kernel's.
+// §3.4: the decision's margin in exact arithmetic and the bound on the kernel's.
 void RoundingBound::judge(const cfs_rq& cfs, DecisionRecord& r, const entity* a, const entity* b) {
-  if (a != nullptr) sync(*a);
-  if (cfs.curr != nullptr) sync(*cfs.curr);
   if (eligibility(r.kind)) {
-    r.margin = exact_lag(cfs, *a);
+    EEVDF_ASSERT(a->on_rq, "eligibility of an entity outside the mean");
+    r.margin = QueueLags<IdealArith>(cfs).lag(*a);
     r.bound = lag_bound(cfs, *a);
     return;
   }
   switch (r.kind) {
     case decision::pick_walk: r.walk = walk(cfs); return;
     case decision::pick_curr_before:
-    case decision::short_wakee_before:
+    case decision::short_wakee_before:  // d_b - d_a = (d - v)_b - (d - v)_a + lag_a - lag_b
       r.margin = b->deadline - a->deadline;
-      r.bound = of(a->task).dv + of(a->task).v + of(b->task).dv + of(b->task).v;
+      r.bound = of(a->task).dv + lag_bound(cfs, *a) + of(b->task).dv + lag_bound(cfs, *b);
       return;
     case decision::deadline_reached:
       r.margin = a->vruntime - a->deadline;
@@ -179,29 +225,36 @@ void RoundingBound::judge(const cfs_rq& cfs, DecisionRecord& r, const entity* a,
       return;
     case decision::requeue_positive_lag:
       r.margin = a->vlag;
-      r.bound = of(a->task).lag;
+      r.bound = of(a->task).vlag;
       return;
     default: EEVDF_ASSERT(false, "a decision without a margin");
   }
 }
 
-// §4: what the decision does to the bounds of its subject.
-void RoundingBound::act(const entity& a, decision d, bool outcome) {
+// §3.1: what the decision does to the bounds of its subject.
+void RoundingBound::act(const cfs_rq& cfs, const entity& a, decision d, bool outcome) {
   EntityBound& b = at(a);
   if (!outcome) return;
   if (d == decision::deadline_reached) {  // §5.2: deadline = vruntime + calc_delta_fair(slice)
     const std::uint64_t slice = a.custom_slice ? a.slice : cfg_.sysctl_base_slice;
     b.dv = up(calc_error(slice, a.load));
-  } else if (d == decision::yield_eligible) {  // §12: vruntime = deadline; deadline += vslice
+  } else if (d == decision::yield_eligible) {  // §12: vruntime moves to the deadline
+    const std::uint64_t total = weight_sum(cfs);
+    const std::uint64_t w = weight_of(a);
     b.v = up(b.v + b.dv);
-    b.pv = up(b.pv + b.dv);  // vprot stays: vprot - vruntime moves by deadline - vruntime
-    b.dv = up(calc_error(a.slice, a.load));
-  } else if (d == decision::requeue_positive_lag) {  // §10: vlag = 0, exactly
-    b.lag = 0;
+    b.lag = up(b.lag + b.dv * Q(total - w) / Q(total));
+    shift_others(cfs, &a, b.dv * Q(w) / Q(total));
+    b.pv = up(b.pv + b.dv);
+    b.dv = up(calc_error(a.slice, a.load));  // 6.18: deadline += vslice; 6.12 renews it next
   }
 }
 
 void RoundingBound::decided(const cfs_rq& cfs, decision d, const entity* a, const entity* b, bool outcome) {
+  if (d == decision::requeue_positive_lag && outcome && pending_.se == a) requeued_ = pending_;
+  if (d == decision::requeue_positive_lag) pending_ = {};  // the entity stays in the sums
+  settle();
+  if (a != nullptr) sync(cfs, *a);
+  if (cfs.curr != nullptr) sync(cfs, *cfs.curr);
   DecisionRecord r;
   r.kind = d;
   r.a = index_of(a);
@@ -209,46 +262,57 @@ void RoundingBound::decided(const cfs_rq& cfs, decision d, const entity* a, cons
   r.outcome = outcome;
   judge(cfs, r, a, b);
   streams_.at(static_cast<std::size_t>(cfs.rq_->cpu)).push_back(std::move(r));
-  if (a != nullptr && d != decision::pick_walk) act(*a, d, outcome);
+  if (a != nullptr && d != decision::pick_walk) act(cfs, *a, d, outcome);
 }
 
-// §4 lag store: vlag = clamp(V - v); V floored; the clamp is 1-Lipschitz in each bound.
+void RoundingBound::charged(const cfs_rq& cfs, const entity& curr, std::uint64_t, bool, bool) {
+  settle();
+  sync(cfs, curr);
+}
+
+// §3.3 lag store: vlag = clamp(V - v) with V floored; the clamp is 1-Lipschitz.
 void RoundingBound::lag_stored(const cfs_rq& cfs, const entity& se, const Q&, const Q&, const Q&) {
-  sync(se);
-  if (cfs.curr != nullptr) sync(*cfs.curr);
+  settle();
+  sync(cfs, se);
+  const Q lag = lag_bound(cfs, se);
+  EntityBound& b = at(se);
   const std::uint64_t span = std::max(2 * se.slice, cfg_.tick_nsec);
-  at(se).lag = up(max_q(lag_bound(cfs, se) + 1, calc_error(span, se.load)));
-  at(se).has_drel = false;
+  b.vlag = up(max_q(lag + 1, calc_error(span, se.load)));
+  b.has_drel = false;
+  pending_ = {&cfs, &se, weight_of(se), weight_sum(cfs), b.lag};
 }
 
-// §4 placement: vruntime = V - trunc(vlag * (L + w) / L); deadline renewed or restored.
-void RoundingBound::placed(const cfs_rq& cfs, const entity& se, unsigned flags, const Q&, bool had_rel,
-                           const Q&) {
-  sync(se);
+// §3.2 placement: vruntime = V - trunc(vlag * (L + w) / L); deadline renewed or restored.
+void RoundingBound::placed(const cfs_rq& cfs, const entity& se, unsigned flags, const Q&, bool had_rel, const Q&) {
+  settle();
   EntityBound& b = at(se);
-  const bool se_counted = cfs.curr == &se && se.on_rq;  // a requeued delayed curr is in its own V
-  Q weighted = 0;
-  std::uint64_t load = 0;
-  for (const entity* other : counted(cfs)) {
-    if (other == &se && !se_counted) continue;
-    const std::uint64_t w = model::scale_load_down(other->load.weight);
-    if (other != &se) sync(*other);
-    weighted += Q(w) * of(other->task).v;
-    load += w;
-  }
-  const Q drel = b.has_drel ? b.drel : b.dv;  // made relative at the dequeue (§6.3 step 6)
-  Q v = 0;  // an empty queue: V = v0, the runqueue's offset is re-anchored here
-  if (load != 0) {
-    v = weighted / Q(load) + 1;
-    if (cfg_.feat(model::Feature::PLACE_LAG)) {
-      const std::uint64_t w = model::scale_load_down(se.load.weight);
-      v += b.lag * Q(load + w) / Q(load) + 1;
+  const Departure requeue = requeued_.se == &se ? requeued_ : Departure{};
+  requeued_ = {};
+  place_vruntime(cfs, se, requeue.se != nullptr);
+  if (requeue.se != nullptr && cfs.curr == &se) {
+    // A delayed curr re-placed at V while V counts it (§10): its new lag is
+    // (w lag_old + L f) / W, the others move by w (lag_old - f) / W.
+    const Q moved = requeue.lag + 1;
+    b.lag = up((Q(requeue.weight) * requeue.lag + Q(requeue.total - requeue.weight)) / Q(requeue.total));
+    shift_others(cfs, &se, moved * Q(requeue.weight) / Q(requeue.total));
+    b.pv = up(b.pv + moved);
+  } else {
+    if (requeue.se != nullptr) {
+      depart(requeue);
+      b.vlag = 0;  // DELAY_ZERO placed it with vlag = 0, exactly
     }
+    std::uint64_t rest = 0;
+    for (const entity* other : counted(cfs))
+      if (other != &se) rest += weight_of(*other);
+    const std::uint64_t w = weight_of(se);
+    Q lag = 0;  // alone: exactly at the mean in both arithmetics
+    if (rest != 0) {  // lag' = vlag + L (f - t) / (L + w): the floor of V and the truncation
+      lag = cfg_.feat(model::Feature::PLACE_LAG) ? b.vlag + Q(2 * rest) / Q(rest + w) : Q(rest) / Q(rest + w);
+    }
+    join(cfs, se, lag);
   }
-  if (cfs.curr == &se) b.pv = up(b.pv + b.v + v);  // a requeued curr keeps its vprot (§10)
-  b.v = up(v);
   if (had_rel) {
-    b.dv = drel;
+    b.dv = b.has_drel ? b.drel : b.dv;  // made relative at the dequeue (§6.3 step 6)
   } else {
     Q vslice = calc_error(se.slice, se.load);
     if (cfg_.feat(model::Feature::PLACE_DEADLINE_INITIAL) && (flags & model::ENQUEUE_INITIAL) != 0)
@@ -258,12 +322,36 @@ void RoundingBound::placed(const cfs_rq& cfs, const entity& se, unsigned flags, 
   b.has_drel = false;
 }
 
-// §4 reweight: vlag (and a relative deadline) times old/new, truncated.
+// §3.2 the vruntime bound of a placement: V = floor(Σ w v / W) over the queue V sees
+// (a requeued curr sees itself), then minus trunc(vlag (L + w) / L). On an empty
+// queue V is v0: the runqueue's offset starts anew there (docs §2.1).
+void RoundingBound::place_vruntime(const cfs_rq& cfs, const entity& se, bool requeue) {
+  const bool self = cfs.curr == &se && se.on_rq;
+  Q weighted = 0;
+  std::uint64_t load = 0;
+  for (const entity* other : counted(cfs)) {
+    if (other == &se && !self) continue;
+    weighted += Q(weight_of(*other)) * of(other->task).v;
+    load += weight_of(*other);
+  }
+  EntityBound& b = at(se);
+  if (load == 0) {
+    b.v = 0;
+    return;
+  }
+  Q v = weighted / Q(load) + 1;
+  const Q vlag = requeue ? Q(0) : b.vlag;
+  if (cfg_.feat(model::Feature::PLACE_LAG)) v += vlag * Q(load + weight_of(se)) / Q(load) + 1;
+  b.v = up(v);
+}
+
+// §3.3 reweight: vlag (and a relative deadline) times old/new, truncated.
 void RoundingBound::reweighted(const cfs_rq&, const entity& se, std::uint64_t old_weight, bool deadline_scaled) {
+  settle();
   EntityBound& b = at(se);
   const Q ratio = Q(old_weight) / Q(se.load.weight);
   const Q trunc = old_weight == se.load.weight ? 0 : 1;  // x * w / w is exact
-  b.lag = up(b.lag * ratio + trunc);
+  b.vlag = up(b.vlag * ratio + trunc);
   if (deadline_scaled) {
     if (!b.has_drel) b.drel = b.dv;
     b.has_drel = true;
@@ -271,17 +359,19 @@ void RoundingBound::reweighted(const cfs_rq&, const entity& se, std::uint64_t ol
   }
 }
 
-// §4 protection: vprot - vruntime = min(deadline - vruntime, calc_delta_fair(s)), s <= slice.
-void RoundingBound::protection_set(const cfs_rq&, const entity& se, std::uint64_t) {
+// §3.3 protection: vprot - vruntime = min(deadline - vruntime, calc_delta_fair(s)), s <= slice.
+void RoundingBound::protection_set(const cfs_rq& cfs, const entity& se, std::uint64_t) {
+  settle();
   if (!vprot_) return;
-  sync(se);
+  sync(cfs, se);
   EntityBound& b = at(se);
   b.pv = up(max_q(b.dv, calc_error(se.slice, se.load)));
 }
 
-void RoundingBound::protection_changed(const cfs_rq&, const entity& curr, bool cancelled) {
+void RoundingBound::protection_changed(const cfs_rq& cfs, const entity& curr, bool cancelled) {
+  settle();
   if (!vprot_) return;
-  sync(curr);
+  sync(cfs, curr);
   EntityBound& b = at(curr);
   b.pv = cancelled ? Q(0) : up(max_q(b.pv, calc_error(curr.slice, curr.load)));
 }

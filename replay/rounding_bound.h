@@ -58,17 +58,16 @@ class DecisionRecorder final : public model::Observer<model::KernelArith> {
   Streams streams_;
 };
 
-// Per task: bounds on |kernel - ideal| of its vruntime, of deadline - vruntime, of
-// its stored vlag, of vprot - vruntime and (between a non-sleep dequeue and the
-// placement) of the relative deadline. Deadline and vprot are kept relative to the
-// vruntime because they are set from it: bounding them apart would count the
-// vruntime's error twice at every re-placement. The vruntime is bounded up to one
-// offset per runqueue (see the doc): only differences within a runqueue, and lags,
-// are ever compared.
+// Per task, bounds on |kernel - ideal| (docs §2): of its vruntime up to one offset
+// common to its runqueue (`v`), of its lag against the exact mean of its runqueue
+// while queued (`lag`, kept by its own rules too: the lag bound used is the smaller
+// of that and the one `v` gives), of deadline - vruntime, vprot - vruntime, its
+// stored vlag and, between a non-sleep dequeue and the next placement, its relative
+// deadline.
 struct EntityBound {
-  Q v, dv, lag, pv, drel;
+  Q v, lag, dv, pv, vlag, drel;
   bool has_drel = false;
-  std::uint64_t charged_ns = 0;  // sum_exec_runtime already accounted in v
+  std::uint64_t charged_ns = 0;  // sum_exec_runtime already accounted
 };
 
 class RoundingBound final : public model::Observer<model::IdealArith> {
@@ -81,20 +80,17 @@ class RoundingBound final : public model::Observer<model::IdealArith> {
 
   Streams& streams() { return streams_; }
   const EntityBound& of(int task) const { return bounds_.at(static_cast<std::size_t>(task)); }
-  // Σ w_j E_j and W over a runqueue's counted entities, for lag_bound.
-  struct QueueBound {
-    Q weighted;
-    std::uint64_t weights = 0;
-  };
-  QueueBound queue_bound(const cfs_rq& cfs) const;
-  // |lag_K - lag_I| <= this for an entity, lag against the exact (unfloored) mean.
-  Q lag_bound(const QueueBound& q, const entity& a) const;
-  Q lag_bound(const cfs_rq& cfs, const entity& a) const { return lag_bound(queue_bound(cfs), a); }
   // The bound on one __calc_delta result: |floor(delta * F / 2^S) - delta * 1024 / w|.
   Q calc_error(std::uint64_t delta, const model::load_weight& lw);
+  // The bound on |lag_K - lag_I| of a queued entity: the smaller of its own (`lag`)
+  // and Σ_{j != a} w_j (v_j + v_a) / W from the vruntime bounds; kept as its own.
+  Q lag_bound(const cfs_rq& cfs, const entity& a);
+  // Applies what is pending (a departure from the sums); the differential calls it
+  // after each event, the hooks before they look.
+  void settle();
 
   void decided(const cfs_rq& cfs, model::decision d, const entity* a, const entity* b, bool outcome) override;
-  void charged(const cfs_rq&, const entity& curr, std::uint64_t, bool, bool) override { sync(curr); }
+  void charged(const cfs_rq& cfs, const entity& curr, std::uint64_t, bool, bool) override;
   void lag_stored(const cfs_rq& cfs, const entity& se, const Q& raw, const Q& limit, const Q& V) override;
   void placed(const cfs_rq& cfs, const entity& se, unsigned flags, const Q& vlag, bool had_rel,
               const Q& rel) override;
@@ -103,17 +99,33 @@ class RoundingBound final : public model::Observer<model::IdealArith> {
   void protection_changed(const cfs_rq& cfs, const entity& curr, bool cancelled) override;
 
  private:
+  // An entity whose lag was stored and that is about to leave its runqueue's sums.
+  struct Departure {
+    const cfs_rq* cfs = nullptr;
+    const entity* se = nullptr;
+    std::uint64_t weight = 0;  // its weight in the sums
+    std::uint64_t total = 0;   // W with it
+    Q lag;                     // its lag bound then
+  };
+
   EntityBound& at(const entity& se) { return bounds_.at(static_cast<std::size_t>(se.task)); }
-  void sync(const entity& se);  // charges since the last hook: vruntime's floors
+  void sync(const cfs_rq& cfs, const entity& se);  // charges since the last hook
+  // Every counted entity of `cfs` but `except` gets `amount` more lag bound.
+  void shift_others(const cfs_rq& cfs, const entity* except, const Q& amount);
+  void depart(const Departure& d);
+  void join(const cfs_rq& cfs, const entity& se, const Q& lag_bound);
+  void place_vruntime(const cfs_rq& cfs, const entity& se, bool requeue);
   void judge(const cfs_rq& cfs, DecisionRecord& r, const entity* a, const entity* b);
-  void act(const entity& a, model::decision d, bool outcome);
-  std::vector<WalkEntry> walk(const cfs_rq& cfs) const;
+  void act(const cfs_rq& cfs, const entity& a, model::decision d, bool outcome);
+  std::vector<WalkEntry> walk(const cfs_rq& cfs);
 
   model::Config cfg_;
   bool vprot_;
   std::vector<EntityBound> bounds_;
   Streams streams_;
   std::map<std::uint64_t, Q> rate_;  // |F / 2^S - 1024 / w| per (weight, inverse)
+  Departure pending_;
+  Departure requeued_;  // a delayed entity whose DELAY_ZERO requeue re-places it
 };
 
 // The sums behind the lags of one runqueue's counted entities (tree and an on_rq
@@ -127,15 +139,10 @@ class QueueLags {
   Q lag(const model::sched_entity<A>& a) const;
 
  private:
-  typename A::value base_{};    // v0: keeps the sums small
+  typename A::value base_{};      // v0: keeps the sums small
   typename A::value weighted_{};  // Σ w_j (v_j - base)
   std::uint64_t weights_ = 0;
 };
-
-template <class A>
-Q exact_lag(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& a) {
-  return QueueLags<A>(cfs).lag(a);
-}
 
 // A kernel value (exact 128-bit integer) as a rational.
 Q to_q(model::s128 x);
