@@ -32,7 +32,8 @@ const char* exact_text(properties::Exact e) {
 int run() {
   std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {}\n", "property", "kind", "arith", "status", "description");
   for (const properties::PropertyInfo& p : properties::kCatalogue) {
-    const char* status = properties::implemented(p.name) ? "per event" : "not yet";
+    const std::string_view system = properties::system_check(p.name);
+    const std::string_view status = properties::implemented(p.name) ? "per event" : system.empty() ? "not yet" : system;
     std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {}\n", p.name, kind_text(p.kind), exact_text(p.exact_in),
                              status, p.summary);
   }

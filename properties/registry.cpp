@@ -64,6 +64,11 @@ bool implemented(std::string_view name) {
   return false;
 }
 
+std::string_view system_check(std::string_view name) {
+  if (name == "ideal_tracks_kernel") return "--diff=ideal";  // replay/ideal_diff.h; run --ideal-every
+  return "";
+}
+
 bool runs_in(const PropertyInfo& p, bool kernel_arithmetic) {
   switch (p.exact_in) {
     case Exact::kernel: return kernel_arithmetic;

@@ -23,6 +23,10 @@ const PropertyInfo* find_property(std::string_view name);
 // as deterministic or fast_matches_reference are checked elsewhere).
 bool implemented(std::string_view name);
 
+// How a whole-system property is checked, when it is: the replay flag of its
+// differential ("--diff=ideal" for ideal_tracks_kernel); "" otherwise.
+std::string_view system_check(std::string_view name);
+
 // Whether `name` runs in the kernel (or else the ideal) arithmetic (INVARIANTS.md).
 bool runs_in(const PropertyInfo& p, bool kernel_arithmetic);
 
