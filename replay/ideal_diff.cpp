@@ -188,11 +188,12 @@ template <class P>
 void IdealDiff<P>::judge(const trace::Event& e, int cpu, const DecisionRecord& k, const DecisionRecord& i) {
   const std::string name = decision_name(k.kind);
   if (k.kind != decision::pick_walk) {
-    const bool explained = !i.exact && abs_q(i.margin) <= i.bound;
+    const Q bound = bound_ns(i.bound);
+    const bool explained = !i.exact && abs_q(i.margin) <= bound;
     const std::string values =
         i.exact ? fmt::format("kernel {}, ideal {} (decided on exact state)", yes_no(k.outcome), yes_no(i.outcome))
                 : fmt::format("kernel {}, ideal {}, ideal margin {}, bound {}", yes_no(k.outcome), yes_no(i.outcome),
-                              show(i.margin), show(i.bound));
+                              show(i.margin), show(bound));
     return report(e, cpu, k.a, explained, name, values,
                   explained ? "a rounding tie: the margin is within the kernel's accumulated rounding"
                             : "the margin exceeds every rounding the kernel made so far");
@@ -215,11 +216,11 @@ void IdealDiff<P>::judge(const trace::Event& e, int cpu, const DecisionRecord& k
       bound = b;
     }
   };
-  if (x != nullptr) consider(fmt::format("lag of task {}", id_of(x->task)), x->lag, x->lag_bound);
-  if (y != nullptr) consider(fmt::format("lag of task {}", id_of(y->task)), y->lag, y->lag_bound);
+  if (x != nullptr) consider(fmt::format("lag of task {}", id_of(x->task)), x->lag, bound_ns(x->lag_bound));
+  if (y != nullptr) consider(fmt::format("lag of task {}", id_of(y->task)), y->lag, bound_ns(y->lag_bound));
   if (x != nullptr && y != nullptr)
     consider(fmt::format("deadline of task {} minus task {}", id_of(x->task), id_of(y->task)), x->deadline - y->deadline,
-             x->deadline_bound + y->deadline_bound);
+             bound_ns(x->deadline_bound + y->deadline_bound));
   const bool explained = !why.empty() && abs_q(margin) <= bound;
   report(e, cpu, k.a >= 0 ? k.a : i.a, explained, name,
          fmt::format("kernel task {}, ideal task {}; closest: {} {}, bound {}", id_of(k.a), id_of(i.a), why,
@@ -238,18 +239,20 @@ void IdealDiff<P>::check_drift(const trace::Event& e, int cpu) {
   if (queued.empty()) return;
   const QueueLags<model::KernelArith> klags(kq);
   const QueueLags<model::IdealArith> ilags(iq);
+  const RoundingBound::QueueSums sums = bound_.queue_sums(iq);
   for (const auto* ise : queued) {
     const auto& kse = kernel_.tasks()[static_cast<std::size_t>(ise->task)].se;
     const EntityBound& b = bound_.of(ise->task);
-    const auto check = [&](const char* what, const Q& kv, const Q& iv, const Q& bound) {
-      if (bound > 0) {
-        stats_.drift_ratio_max = std::max(stats_.drift_ratio_max, Q(abs_q(kv - iv) / bound).convert_to<double>());
-        stats_.lag_bound_max = std::max(stats_.lag_bound_max, bound.convert_to<double>());
-      }
-      if (abs_q(kv - iv) <= bound) return true;
+    // |kv - iv| <= bound (in 2^-10 ns); the statistics in doubles, the verdict exact.
+    const auto check = [&](const char* what, const Q& kv, const Q& iv, Bound bound) {
+      const Q diff = abs_q(kv - iv);
+      const double bound_d = static_cast<double>(bound) / static_cast<double>(kGrid);
+      if (bound > 0) stats_.drift_ratio_max = std::max(stats_.drift_ratio_max, diff.convert_to<double>() / bound_d);
+      stats_.lag_bound_max = std::max(stats_.lag_bound_max, bound_d);
+      if (diff * 1024 <= to_q(bound)) return true;  // kGrid
       report(e, cpu, ise->task, false, std::string("drift of ") + what,
-             fmt::format("kernel {}, ideal {}, |difference| {} > bound {}", show(kv), show(iv), show(abs_q(kv - iv)),
-                         show(bound)),
+             fmt::format("kernel {}, ideal {}, |difference| {} > bound {}", show(kv), show(iv), show(diff),
+                         show(bound_ns(bound))),
              "the kernel's value is farther from the ideal one than its roundings allow");
       return false;
     };
@@ -257,9 +260,8 @@ void IdealDiff<P>::check_drift(const trace::Event& e, int cpu) {
                                   "the models part without a differing decision");
     if (klags.empty()) return report(e, cpu, ise->task, false, "queue", "queued in the ideal model only",
                                      "the models part without a differing decision");
-    if (!check("lag", klags.lag(kse), ilags.lag(*ise), bound_.lag_bound(iq, *ise))) return;
-    if (!check("deadline - vruntime", to_q(kse.deadline - kse.vruntime), ise->deadline - ise->vruntime, b.dv))
-      return;
+    if (!check("lag", klags.lag(kse), ilags.lag(*ise), bound_.lag_bound(sums, *ise))) return;
+    if (!check("deadline - vruntime", to_q(kse.deadline - kse.vruntime), ise->deadline - ise->vruntime, b.dv)) return;
     if (std::is_same_v<P, model::profile_6_18> && ise == iq.curr &&
         !check("vprot - vruntime", to_q(kse.vprot - kse.vruntime), ise->vprot - ise->vruntime, b.pv))
       return;
@@ -273,7 +275,7 @@ void IdealDiff<P>::check_stored_lag(const trace::Event& e, int task) {
   const auto& it = ideal_.tasks()[static_cast<std::size_t>(task)];
   if (kt.se.on_rq || it.se.on_rq || kt.exited || !kt.forked) return;
   const Q diff = abs_q(to_q(kt.se.vlag) - it.se.vlag);
-  const Q& bound = bound_.of(task).vlag;
+  const Q bound = bound_ns(bound_.of(task).vlag);
   if (diff <= bound) return;
   report(e, kt.cpu, task, false, "drift of the stored vlag",
          fmt::format("kernel {}, ideal {}, |difference| {} > bound {}", to_q(kt.se.vlag).str(), show(it.se.vlag),

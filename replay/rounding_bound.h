@@ -23,11 +23,23 @@ namespace eevdf::replay {
 
 using Q = model::IdealArith::value;
 
+// A bound, in units of 2^-10 ns, rounded up (docs §3): still a bound, and integer
+// arithmetic keeps the per-event work of the tracker off the rationals.
+using Bound = model::s128;
+inline constexpr Bound kGrid = 1024;
+
+// A kernel value (exact 128-bit integer) as a rational.
+Q to_q(model::s128 x);
+inline const Q& to_q(const Q& x) { return x; }
+// A bound in ns.
+inline Q bound_ns(Bound b) { return to_q(b) / Q(1024); }
+
 // One tree entity as the ideal pick walk saw it: its lag and deadline, each with the
 // bound on the kernel's distance from it.
 struct WalkEntry {
   int task = -1;
-  Q lag, lag_bound, deadline, deadline_bound;
+  Q lag, deadline;
+  Bound lag_bound = 0, deadline_bound = 0;
 };
 
 struct DecisionRecord {
@@ -37,7 +49,8 @@ struct DecisionRecord {
   bool outcome = false;
   // Ideal side only. The decision is `margin >= 0` (or > 0, by kind) in exact
   // arithmetic; the kernel's own margin is within `bound` of it.
-  Q margin, bound;
+  Q margin;
+  Bound bound = 0;
   bool exact = false;           // decided on exact state: no rounding can flip it
   std::vector<WalkEntry> walk;  // pick_walk: every tree entity
 };
@@ -65,7 +78,7 @@ class DecisionRecorder final : public model::Observer<model::KernelArith> {
 // stored vlag and, between a non-sleep dequeue and the next placement, its relative
 // deadline.
 struct EntityBound {
-  Q v, lag, dv, pv, vlag, drel;
+  Bound v = 0, lag = 0, dv = 0, pv = 0, vlag = 0, drel = 0;
   bool has_drel = false;
   std::uint64_t charged_ns = 0;  // sum_exec_runtime already accounted
 };
@@ -81,10 +94,17 @@ class RoundingBound final : public model::Observer<model::IdealArith> {
   Streams& streams() { return streams_; }
   const EntityBound& of(int task) const { return bounds_.at(static_cast<std::size_t>(task)); }
   // The bound on one __calc_delta result: |floor(delta * F / 2^S) - delta * 1024 / w|.
-  Q calc_error(std::uint64_t delta, const model::load_weight& lw);
+  Bound calc_error(std::uint64_t delta, const model::load_weight& lw);
+  // Σ w_j E_j and W over a queue's counted entities, for lag_bound.
+  struct QueueSums {
+    Bound weighted = 0;
+    std::uint64_t weights = 0;
+  };
+  QueueSums queue_sums(const cfs_rq& cfs) const;
   // The bound on |lag_K - lag_I| of a queued entity: the smaller of its own (`lag`)
-  // and Σ_{j != a} w_j (v_j + v_a) / W from the vruntime bounds; kept as its own.
-  Q lag_bound(const cfs_rq& cfs, const entity& a);
+  // and Σ_{j != a} w_j (E_j + E_a) / W from the vruntime bounds; kept as its own.
+  Bound lag_bound(const QueueSums& q, const entity& a);
+  Bound lag_bound(const cfs_rq& cfs, const entity& a) { return lag_bound(queue_sums(cfs), a); }
   // Applies what is pending (a departure from the sums); the differential calls it
   // after each event, the hooks before they look.
   void settle();
@@ -105,15 +125,15 @@ class RoundingBound final : public model::Observer<model::IdealArith> {
     const entity* se = nullptr;
     std::uint64_t weight = 0;  // its weight in the sums
     std::uint64_t total = 0;   // W with it
-    Q lag;                     // its lag bound then
+    Bound lag = 0;             // its lag bound then
   };
 
   EntityBound& at(const entity& se) { return bounds_.at(static_cast<std::size_t>(se.task)); }
   void sync(const cfs_rq& cfs, const entity& se);  // charges since the last hook
   // Every counted entity of `cfs` but `except` gets `amount` more lag bound.
-  void shift_others(const cfs_rq& cfs, const entity* except, const Q& amount);
+  void shift_others(const cfs_rq& cfs, const entity* except, Bound amount);
   void depart(const Departure& d);
-  void join(const cfs_rq& cfs, const entity& se, const Q& lag_bound);
+  void join(const cfs_rq& cfs, const entity& se, Bound lag_bound);
   void place_vruntime(const cfs_rq& cfs, const entity& se, bool requeue);
   void judge(const cfs_rq& cfs, DecisionRecord& r, const entity* a, const entity* b);
   void act(const cfs_rq& cfs, const entity& a, model::decision d, bool outcome);
@@ -123,7 +143,8 @@ class RoundingBound final : public model::Observer<model::IdealArith> {
   bool vprot_;
   std::vector<EntityBound> bounds_;
   Streams streams_;
-  std::map<std::uint64_t, Q> rate_;  // |F / 2^S - 1024 / w| per (weight, inverse)
+  // |F / 2^S - 1024 / w| as numerator / denominator, per (weight, inverse)
+  std::map<std::uint64_t, std::pair<Bound, Bound>> rate_;
   Departure pending_;
   Departure requeued_;  // a delayed entity whose DELAY_ZERO requeue re-places it
 };
@@ -143,9 +164,5 @@ class QueueLags {
   typename A::value weighted_{};  // Σ w_j (v_j - base)
   std::uint64_t weights_ = 0;
 };
-
-// A kernel value (exact 128-bit integer) as a rational.
-Q to_q(model::s128 x);
-inline const Q& to_q(const Q& x) { return x; }
 
 }  // namespace eevdf::replay
