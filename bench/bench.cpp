@@ -13,6 +13,7 @@
 #include "model/arith_kernel.h"
 #include "model/fast/fast_machine.h"
 #include "replay/checked_run.h"
+#include "replay/ideal_diff.h"
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "kernel_src/machine.h"
 #include "replay/apply_event_kernel_src.h"
@@ -115,6 +116,16 @@ std::uint64_t replay_6_12(const trace::Header& h, const std::vector<trace::Event
   return n;
 }
 
+// ideal_tracks_kernel: both arithmetics in lockstep on n events (replay/ideal_diff.h).
+replay::IdealDiffStats replay_lockstep(const trace::Header& h, const std::vector<trace::Event>& events,
+                                       std::uint64_t n) {
+  replay::IdealDiff<model::profile_6_18> diff(replay::make_config(h, {}, "bench"), replay::make_task_specs(h));
+  for (std::uint64_t i = 0; i < n; ++i)
+    EEVDF_ASSERT(diff.apply(events[i]).empty(), "a benchmark trace must be valid in the kernel arithmetic");
+  EEVDF_ASSERT(diff.stats().unexplained == 0, "ideal_tracks_kernel violated on a benchmark trace");
+  return diff.stats();
+}
+
 #ifdef EEVDF_HAVE_KERNEL_SRC
 std::uint64_t replay_kernel_src(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
   kernel_src::Machine m(replay::make_config(h, {}, "bench"), replay::make_task_specs(h));
@@ -162,6 +173,11 @@ TraceResult run_trace(const std::string& name, const std::string& text, const Op
   // The kernel reference on the same prefix, for a like-for-like ratio.
   r.models.push_back({"kernel-prefix", applied,
                       best_of(o.repetitions, [&] { replay_plain<model::KernelArith>(t.header, events, applied); })});
+  replay::IdealDiffStats lockstep;
+  r.models.push_back({"ideal-lockstep", n_ideal,
+                      best_of(o.repetitions, [&] { lockstep = replay_lockstep(t.header, events, n_ideal); })});
+  r.lockstep_explained = lockstep.explained;
+  r.lockstep_tainted_cpus = lockstep.tainted_cpus;
   return r;
 }
 

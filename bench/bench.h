@@ -23,6 +23,10 @@ struct TraceResult {
   std::uint64_t events = 0;
   double parse_seconds = 0;
   std::vector<Measurement> models;
+  // ideal_tracks_kernel's lockstep ("ideal-lockstep", on the ideal prefix's length):
+  // its explained divergences and the CPUs it stopped comparing.
+  std::uint64_t lockstep_explained = 0;
+  std::uint64_t lockstep_tainted_cpus = 0;
 };
 
 struct Options {

@@ -67,9 +67,9 @@ double rate(const bench::TraceResult& r, const std::string& model) {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-// Three tables from one run: the fast model against the references, the checker's
-// cost and the ideal prefix (6.18 traces), then `kernel 6.12` traces: the
-// reference's 6.12 profile beside kernel-src (the real fair.c).
+// Four tables from one run: the fast model against the references, the checker's
+// cost and the ideal prefix, ideal_tracks_kernel's lockstep (6.18 traces), then
+// `kernel 6.12` traces: the reference's 6.12 profile beside kernel-src (the real fair.c).
 void print_table(const std::vector<bench::TraceResult>& results) {
   const auto is_6_12 = [](const bench::TraceResult& r) { return rate(r, "kernel-6.12") > 0; };
   std::cout << fmt::format("{:<12} {:>7} {:>11} {:>12} {:>12} {:>10} {:>10} {:>11}\n", "trace", "events",
@@ -92,6 +92,19 @@ void print_table(const std::vector<bench::TraceResult>& results) {
       if (m.model == "ideal") prefix = m.events;
     std::cout << fmt::format("{:<12} {:>13.0f} {:>9.2f} | {:>7} {:>11.0f} {:>12.0f} {:>8.1f}\n", r.name, c,
                              ratio(k, c), prefix, i, kp, ratio(kp, i));
+  }
+  std::cout << "\n"
+            << fmt::format("{:<12} {:>8} {:>14} {:>11} {:>13} {:>9} {:>8}\n", "trace", "lockstep", "lockstep ev/s",
+                           "ideal ev/s", "ideal/lockst", "explained", "tainted");
+  for (const auto& r : results) {
+    if (is_6_12(r) || rate(r, "ideal-lockstep") == 0) continue;
+    std::uint64_t events = 0;
+    for (const auto& m : r.models)
+      if (m.model == "ideal-lockstep") events = m.events;
+    const double l = rate(r, "ideal-lockstep");
+    std::cout << fmt::format("{:<12} {:>8} {:>14.0f} {:>11.0f} {:>13.2f} {:>9} {:>8}\n", r.name, events, l,
+                             rate(r, "ideal"), ratio(rate(r, "ideal"), l), r.lockstep_explained,
+                             r.lockstep_tainted_cpus);
   }
   if (replay::have_kernel_src()) std::cout << fmt::format("\nkernel-src: {}", replay::kernel_src_version());
   std::cout << fmt::format("\n{:<14} {:>8} {:>15} {:>15} {:>9} {:>13} {:>9}\n", "kernel 6.12", "events",

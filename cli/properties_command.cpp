@@ -34,8 +34,13 @@ int run() {
                            "description");
   for (const properties::PropertyInfo& p : properties::kCatalogue) {
     const bool on_6_18 = properties::implemented(p.name, "6.18"), on_6_12 = properties::implemented(p.name, "6.12");
-    const char* status = on_6_18 && on_6_12 ? "per event" : on_6_18 ? "per event 6.18" : on_6_12 ? "per event 6.12" : "not yet";
-    std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {:<12} {}\n", p.name, kind_text(p.kind), exact_text(p.exact_in),
+    const std::string_view system = properties::system_check(p.name);
+    const std::string_view status = on_6_18 && on_6_12 ? "per event"
+                                    : on_6_18          ? "per event 6.18"
+                                    : on_6_12          ? "per event 6.12"
+                                    : system.empty()   ? "not yet"
+                                                       : system;
+    std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {:<14} {}\n", p.name, kind_text(p.kind), exact_text(p.exact_in),
                              properties::profiles_text(p.profiles), status, p.summary);
   }
   // What differs under `kernel 6.12` (INVARIANTS.md, Rules; properties/profile_forms.h).

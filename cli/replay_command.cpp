@@ -23,7 +23,7 @@ struct ReplayFlags {
   std::vector<std::string> skip;
   bool keep_going = false;
   std::string model = "reference";
-  std::string diff;  // "fast" (`--diff`) or "kernel-src"
+  std::string diff;  // "fast" (`--diff`), "kernel-src" or "ideal"
 };
 
 replay::Options to_options(const ReplayFlags& flags) {
@@ -40,6 +40,7 @@ replay::Options to_options(const ReplayFlags& flags) {
   if (flags.model == "kernel-src") options.model = replay::Model::kernel_src;
   options.diff = flags.diff == "fast";
   options.diff_kernel_src = flags.diff == "kernel-src";
+  options.diff_ideal = flags.diff == "ideal";
   return options;
 }
 
@@ -91,8 +92,10 @@ Run add_replay(CLI::App& app) {
   cmd->add_flag("--diff{fast}", flags->diff,
                 "--diff (or --diff=fast): fast_matches_reference, the fast model (scalar and SIMD builds) beside the "
                 "kernel reference, reporting the first differing field, event and line; --diff=kernel-src: the 6.12 "
-                "profile beside kernel-src (kernel_matches_reference)")
-      ->check(CLI::IsMember({"fast", "kernel-src"}));
+                "profile beside kernel-src (kernel_matches_reference); --diff=ideal: the kernel and the ideal arithmetic "
+                "in lockstep, every differing decision judged against the accumulated rounding bound "
+                "(ideal_tracks_kernel)")
+      ->check(CLI::IsMember({"fast", "kernel-src", "ideal"}));
   return [flags] { return run(*flags); };
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -45,6 +46,7 @@ struct RunFlags {
   bool no_corpus = false;
   double shrink_seconds = runner::kShrinkSecondsMax;
   std::uint64_t diff_every = 0;
+  std::uint64_t ideal_every = 0;
   std::string model = "reference";
 };
 
@@ -57,6 +59,10 @@ std::string to_options(const RunFlags& f, runner::Options& o) {
   if (o.seconds_max < 0) return fmt::format("--time {}: expected a duration such as 60s, 2m or 500ms", *f.time);
   o.jobs = f.jobs;
   o.diff_every = f.diff_every;
+  o.ideal_every = f.ideal_every;
+  // `--check ideal_tracks_kernel` alone names a check that is not per event: every trace.
+  if (o.ideal_every == 0 && std::find(f.check.begin(), f.check.end(), "ideal_tracks_kernel") != f.check.end())
+    o.ideal_every = 1;
   if (std::sscanf(f.shard.c_str(), "%lu/%lu", &o.shard_index, &o.shard_count) != 2)
     return fmt::format("--shard {}: expected i/N", f.shard);
   o.generator = runner::default_generator_options();
@@ -92,6 +98,7 @@ std::string command_line(const RunFlags& f, const runner::Options& o) {
   if (f.unphysical) c += " --unphysical";
   if (f.strict) c += " --strict";
   if (f.diff_every != 0) c += fmt::format(" --diff-every {}", f.diff_every);
+  if (f.ideal_every != 0) c += fmt::format(" --ideal-every {}", f.ideal_every);
   if (f.model != "reference") c += " --model " + f.model;
   return c;
 }
@@ -132,6 +139,11 @@ void print_settings(const RunFlags& f, const runner::Options& o) {
         "model: properties checked on the kernel-arithmetic reference (the fast model has no observer hooks); the "
         "fast model cross-checked against it on every trace k with k % {} == 0\n",
         o.diff_every);
+  if (o.ideal_every != 0)
+    std::cout << fmt::format(
+        "ideal_tracks_kernel: every trace k with k % {} == 0 also runs in the kernel and the ideal arithmetic in "
+        "lockstep (replay --diff=ideal)\n",
+        o.ideal_every);
 }
 
 void print_table(const runner::Result& r, bool kernel_src) {
@@ -190,7 +202,7 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
     // from kernel-src: such a trace is saved whole.
     const auto start = std::chrono::steady_clock::now();
     runner::Shrunk s;
-    if (o.kernel_src) {
+    if (o.kernel_src || v.property == "ideal_tracks_kernel") {
       s.trace = generator::generate_trace(v.seed, o.generator);
       s.stats.events_before = s.stats.events_after = s.trace.body.size();
       s.stats.stopped_because = "not shrunk: the shrinkers replay the reference alone";
@@ -210,8 +222,9 @@ void print_saved(const std::vector<Saved>& saved) {
   for (const Saved& s : saved) {
     std::cout << fmt::format("\nVIOLATION {} in trace {} (seed {}), event {}: {}\n  {}\n", s.v.property, s.v.index,
                              s.v.seed, s.v.line, s.v.values, s.v.explanation);
-    std::cout << fmt::format("  shrunk {} -> {} events in {:.4f} s ({}); saved {}\n  eevdf-check replay {}\n",
-                             s.events_before, s.events_after, s.shrink_seconds, s.stopped_because, s.path, s.path);
+    const char* how = s.v.property == "ideal_tracks_kernel" ? "--diff=ideal " : "";
+    std::cout << fmt::format("  shrunk {} -> {} events in {:.4f} s ({}); saved {}\n  eevdf-check replay {}{}\n",
+                             s.events_before, s.events_after, s.shrink_seconds, s.stopped_because, s.path, how, s.path);
   }
 }
 
@@ -232,6 +245,9 @@ nlohmann::json to_json(const RunFlags& f, const runner::Options& o, const runner
                                {"violations", t.violations.count(p) ? t.violations.at(p) : 0},
                                {"traces", t.violating_traces.count(p) ? t.violating_traces.at(p) : 0}});
   j["consequences"] = t.consequences;
+  if (o.ideal_every != 0)
+    j["ideal_tracks_kernel"] = {{"every", o.ideal_every}, {"traces", t.ideal_checked}, {"events", t.ideal_events},
+                                {"explained", t.ideal_explained}, {"diverged_traces", t.ideal_diverged_traces}};
   j["known_findings"] = nlohmann::json::object();
   for (const auto& [name, n] : t.findings) j["known_findings"][name] = n;
   for (std::size_t i = 0; i < runner::kProbeNames.size(); ++i)
@@ -312,6 +328,14 @@ int run(RunFlags f) {
   print_saved(saved);
   if (o.diff_every != 0)
     std::cout << fmt::format("\nfast_matches_reference: {} traces cross-checked, no difference\n", r.tally.fast_checked);
+  if (o.ideal_every != 0) {
+    const auto unexplained = r.tally.violations.count("ideal_tracks_kernel") ? r.tally.violations.at("ideal_tracks_kernel") : 0;
+    std::cout << fmt::format(
+        "\nideal_tracks_kernel: {} traces ({} events) in both arithmetics; {} explained divergences (rounding ties) in "
+        "{} traces, {} unexplained\n",
+        r.tally.ideal_checked, r.tally.ideal_events, r.tally.ideal_explained, r.tally.ideal_diverged_traces,
+        unexplained);
+  }
   std::cout << fmt::format("\ndigest {:016x} over {} traces, {} events, {} PRNG draws\n", r.digest, r.tally.traces,
                            r.tally.events, r.tally.draws);
   std::cout << fmt::format("time {:.1f} s ({}), {:.0f} traces/s, {:.0f} events/s\n", r.seconds, r.stopped_because,
@@ -350,6 +374,9 @@ Run add_run(CLI::App& app) {
   cmd->add_option("--diff-every", f->diff_every,
                   "Also run every N-th trace through the fast model and compare it with the reference after every "
                   "event (fast_matches_reference; a difference is an internal error, exit 3)");
+  cmd->add_option("--ideal-every", f->ideal_every,
+                  "Also run every N-th trace in the kernel and the ideal arithmetic in lockstep (ideal_tracks_kernel: an "
+                  "unexplained divergence is a violation); `--check ideal_tracks_kernel` alone means every trace");
   cmd->add_flag("--strict", f->strict, "Known findings fail the run too");
   cmd->add_option("--corpus", f->corpus_root,
                   "Corpus root replayed before new traces: scenarios, bugs, findings, regressions, new (default corpus)");

@@ -56,9 +56,10 @@ void ReferenceHooks::picked(const model::rq<A>& rq, const entity* se, bool buddy
   if (next_) next_->picked(rq, se, buddy);
 }
 
-void ReferenceHooks::reweighted(const model::cfs_rq<A>& c, const entity& se, std::uint64_t weight) {
-  calls.push_back({Hook::reweighted, c.rq_->cpu, id_of(se), 0, 0, weight});
-  if (next_) next_->reweighted(c, se, weight);
+void ReferenceHooks::reweighted(const model::cfs_rq<A>& c, const entity& se, std::uint64_t old_weight,
+                                bool deadline_scaled) {
+  calls.push_back({Hook::reweighted, c.rq_->cpu, id_of(se), 0, 0, se.load.weight});
+  if (next_) next_->reweighted(c, se, old_weight, deadline_scaled);
 }
 
 }  // namespace eevdf::kernel_src

@@ -33,7 +33,7 @@ class ReferenceHooks final : public model::Observer<model::KernelArith> {
   void placed(const model::cfs_rq<A>& c, const entity& se, unsigned flags, const value& vlag, bool had_rel,
               const value& rel) override;
   void picked(const model::rq<A>& rq, const entity* se, bool buddy) override;
-  void reweighted(const model::cfs_rq<A>& c, const entity& se, std::uint64_t weight) override;
+  void reweighted(const model::cfs_rq<A>& c, const entity& se, std::uint64_t old_weight, bool deadline_scaled) override;
 
   void lag_stored(const model::cfs_rq<A>& c, const entity& se, const value& raw, const value& limit,
                   const value& V) override {

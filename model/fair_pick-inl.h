@@ -16,8 +16,12 @@ auto Machine<A, P>::pick_eevdf(cfs_rq<A>& cfs, bool protect, bool wakeup) -> ent
   if (cfs.nr_queued == 1) return cfs.curr != nullptr && cfs.curr->on_rq ? cfs.curr : leftmost;
   entity* curr = cfs.curr;
   const bool keep_ineligible = wakeup && protect && curr != nullptr && curr->on_rq &&
-                               cfg_.feat(Feature::RUN_TO_PARITY_WAKEUP) && protect_slice(cfs, *curr);
-  if (curr != nullptr && (!curr->on_rq || (!keep_ineligible && !entity_eligible(cfs, *curr)))) curr = nullptr;
+                               cfg_.feat(Feature::RUN_TO_PARITY_WAKEUP) &&
+                               decide(cfs, decision::protected_slice, curr, nullptr, protect_slice(cfs, *curr));
+  if (curr != nullptr && !curr->on_rq) curr = nullptr;
+  if (curr != nullptr && !keep_ineligible &&
+      !decide(cfs, decision::pick_curr_eligible, curr, nullptr, entity_eligible(cfs, *curr)))
+    curr = nullptr;
   if (curr != nullptr && pick_keeps_curr(cfs, *curr, protect)) return curr;
   entity* best = nullptr;
   for (entity* se : cfs.timeline) {  // in-order: the heap search's first eligible node
@@ -26,14 +30,18 @@ auto Machine<A, P>::pick_eevdf(cfs_rq<A>& cfs, bool protect, bool wakeup) -> ent
       break;
     }
   }
-  if (best == nullptr || (curr != nullptr && entity_before(cfs, *curr, *best))) best = curr;
+  decide(cfs, decision::pick_walk, best, nullptr, best != nullptr);
+  if (best == nullptr ||
+      (curr != nullptr && decide(cfs, decision::pick_curr_before, curr, best, entity_before(cfs, *curr, *best))))
+    best = curr;
   return best;
 }
 
 // §5.2 update_deadline(): a new request once vruntime reaches the deadline.
 template <class A, class P>
 bool Machine<A, P>::update_deadline(cfs_rq<A>& cfs, entity& se) {
-  if (A::before(se.vruntime, se.deadline, cfs.overflow, "vruntime - deadline in update_deadline")) return false;
+  const bool reached = !A::before(se.vruntime, se.deadline, cfs.overflow, "vruntime - deadline in update_deadline");
+  if (!decide(cfs, decision::deadline_reached, &se, nullptr, reached)) return false;
   if (!se.custom_slice) se.slice = cfg_.sysctl_base_slice;
   se.deadline = se.vruntime + calc_delta_fair(cfs, se.slice, se);
   ++cfs.generation;
@@ -95,7 +103,8 @@ void Machine<A, P>::put_prev_entity(cfs_rq<A>& cfs, entity& prev) {
 template <class A, class P>
 auto Machine<A, P>::pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs, bool& retry) -> entity* {
   retry = false;
-  if (cfg_.feat(Feature::PICK_BUDDY) && cfs.next != nullptr && entity_eligible(cfs, *cfs.next)) {
+  if (cfg_.feat(Feature::PICK_BUDDY) && cfs.next != nullptr &&
+      decide(cfs, decision::buddy_eligible, cfs.next, nullptr, entity_eligible(cfs, *cfs.next))) {
     EEVDF_ASSERT(!cfs.next->sched_delayed || cfg_.injected(Injection::buddy_accepts_delayed),
                  "the next buddy is never delayed");
     if (observer_ != nullptr) observer_->picked(rq, cfs.next, true);
@@ -158,7 +167,7 @@ void Machine<A, P>::yield_task_fair(rq<A>& rq) {
   entity& se = rq.curr->se;
   clear_buddies(cfs, se);
   update_curr(cfs);
-  if (entity_eligible(cfs, se)) yield_forfeit(cfs, se);
+  if (decide(cfs, decision::yield_eligible, &se, nullptr, entity_eligible(cfs, se))) yield_forfeit(cfs, se);
 }
 
 }  // namespace eevdf::model

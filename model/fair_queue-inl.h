@@ -115,7 +115,8 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
     // delayed buddy runs and sleeps again (BUGS.md).
     EEVDF_ASSERT(!(delay && se.sched_delayed) || cfg_.injected(Injection::buddy_accepts_delayed),
                  "a delayed entity sleeps again");
-    if (cfg_.feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(cfs, se)) {
+    if (cfg_.feat(Feature::DELAY_DEQUEUE) && delay &&
+        !decide(cfs, decision::delay_eligible, &se, nullptr, entity_eligible(cfs, se))) {
       set_delayed(cfs, se);
       if (observer_ != nullptr) observer_->delay_entered(cfs, se, flags);
       return false;
@@ -146,7 +147,7 @@ void Machine<A, P>::requeue_delayed_entity(cfs_rq<A>& cfs, entity& se) {
   EEVDF_ASSERT(se.sched_delayed && se.on_rq, "requeue of an entity that is not delayed");
   if (cfg_.feat(Feature::DELAY_ZERO)) {
     update_entity_lag(cfs, se);
-    if (se.vlag > 0) {
+    if (decide(cfs, decision::requeue_positive_lag, &se, nullptr, se.vlag > 0)) {
       cfs.nr_queued--;
       if (&se != cfs.curr) dequeue_entity_tree(cfs, se);
       se.vlag = value{};

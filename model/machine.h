@@ -120,6 +120,12 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   void yield_task_fair(rq<A>& rq);
   void prio_changed_fair(rq<A>& rq, task& p, int old_nice);
 
+  // Tells the observer which way a decision went (observer.h); returns `outcome`.
+  bool decide(const cfs_rq<A>& cfs, decision d, const entity* a, const entity* b, bool outcome) const {
+    if (observer_ != nullptr) observer_->decided(cfs, d, a, b, outcome);
+    return outcome;
+  }
+
   // kernel/sched/core.c and syscalls.c (core-inl.h)
   void resched_curr(rq<A>& rq) { rq.need_resched = true; }
   void wakeup_preempt(rq<A>& rq, task& p, unsigned wake_flags);

@@ -13,6 +13,25 @@ namespace eevdf::model {
 // Why an entity leaves the delayed state (§10).
 enum class delay_exit { by_pick, by_wake, by_force };
 
+// The comparisons on virtual times the model decides by (docs/IDEAL_TRACKS_KERNEL.md):
+// where the kernel and the ideal arithmetic can take different branches. `decided`
+// names each, with its subject `a` (and `b` for a comparison of two entities).
+enum class decision {
+  pick_curr_eligible,    // §7.1 step 2: curr stays a candidate (a = curr)
+  pick_walk,             // §7.1 steps 4-5: the first eligible tree entity in deadline order (a, or none)
+  pick_curr_before,      // §7.1 step 6: curr's deadline before the walk's (a = curr, b = best)
+  buddy_eligible,        // §7.2 PICK_BUDDY (a = next)
+  yield_eligible,        // §12 (a = curr)
+  delay_eligible,        // §6.3 step 3: DELAY_DEQUEUE's test (a = the sleeper)
+  requeue_positive_lag,  // §10 requeue: vlag > 0 re-places (a = the wakee)
+  deadline_reached,      // §5.2 update_deadline: vruntime >= deadline (a = curr)
+  protected_slice,       // §7.3 protect_slice (a = curr)
+  short_wakee_eligible,  // 6.12 §8.2 do_preempt_short: the wakee is eligible (a = wakee)
+  short_wakee_before,    // 6.12 §8.2: the wakee's deadline before curr's (a = wakee, b = curr)
+  short_curr_eligible,   // 6.12 §8.2: curr is eligible (a = curr)
+  resched_curr_eligible,  // 6.12 §5.1 did_preempt_short: curr is eligible (a = curr)
+};
+
 template <class A>
 class Observer {
  public:
@@ -28,9 +47,6 @@ class Observer {
   // back in the sums (end of enqueue_entity, or of a requeue's re-placement).
   virtual void placed(const cfs_rq<A>&, const entity&, unsigned /*flags*/, const value& /*vlag*/, bool /*had_rel_deadline*/,
                       const value& /*rel_deadline*/) {}
-  // §9 reweight_entity() gave the task entity `se` the load weight `weight` (full,
-  // not scaled down); fired at its end.
-  virtual void reweighted(const cfs_rq<A>&, const entity&, std::uint64_t /*weight*/) {}
   // §7.2 the schedule path's pick chose `se` (nullptr: nothing queued) on `rq`,
   // before set_next_entity; `buddy`: it came from PICK_BUDDY.
   virtual void picked(const rq<A>&, const entity* /*se*/, bool /*buddy*/) {}
@@ -61,6 +77,12 @@ class Observer {
   virtual void block_completed(const rq<A>&, const task_struct<A>& /*p*/) {}
   // §4.3 the reference point v0 moved.
   virtual void v0_moved(const cfs_rq<A>&, const value& /*from*/, const value& /*to*/) {}
+  // A decision of the kind above took `outcome`; fired before the model acts on it.
+  virtual void decided(const cfs_rq<A>&, decision, const entity* /*a*/, const entity* /*b*/, bool /*outcome*/) {}
+  // §9 reweight_entity() gave the task entity `se` its current (full) weight and
+  // rescaled its stored lag (and, when `deadline_scaled`, its relative deadline)
+  // from `old_weight`; fired at its end.
+  virtual void reweighted(const cfs_rq<A>&, const entity&, std::uint64_t /*old_weight*/, bool /*deadline_scaled*/) {}
 };
 
 }  // namespace eevdf::model

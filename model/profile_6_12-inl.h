@@ -61,7 +61,7 @@ bool profile_ops<A, profile_6_12, M>::protect_slice(const cfs_rq<A>&, const enti
 
 template <class A, class M>
 void profile_ops<A, profile_6_12, M>::cancel_protect_slice(cfs_rq<A>& cfs, entity& se) {
-  if (!protect_slice(cfs, se)) return;
+  if (!m().decide(cfs, decision::protected_slice, &se, nullptr, protect_slice(cfs, se))) return;
   se.vlag = se.deadline + 1;
   if (m().observer_ != nullptr) m().observer_->protection_changed(cfs, se, true);
 }
@@ -75,21 +75,26 @@ void profile_ops<A, profile_6_12, M>::reweight_entity(cfs_rq<A>& cfs, entity& se
     const value scaled = A::mul(se.vlag, A::from_u64(se.load.weight), cfs.overflow, "vlag*w_old in reweight_entity");
     se.vlag = A::div_s64(scaled, A::from_u64(weight), cfs.overflow, "weight as div_s64 divisor in reweight_entity");
   }
+  const std::uint64_t old = se.load.weight;
   se.load.weight = weight;
+  ++cfs.generation;
   se.load.inv_weight = 0;  // update_load_set; reweight_task_fair restores the table inverse
-  if (m().observer_ != nullptr) m().observer_->reweighted(cfs, se, weight);
+  if (m().observer_ != nullptr) m().observer_->reweighted(cfs, se, old, false);
 }
 
 template <class A, class M>
 bool profile_ops<A, profile_6_12, M>::update_curr_resched(const cfs_rq<A>& cfs, const entity& curr,
                                                           bool deadline_renewed) const {
   if (deadline_renewed) return true;
-  return m().cfg_.feat(Feature::PREEMPT_SHORT) && !protect_slice(cfs, curr) && !m().entity_eligible(cfs, curr);
+  return m().cfg_.feat(Feature::PREEMPT_SHORT) &&
+         !m().decide(cfs, decision::protected_slice, &curr, nullptr, protect_slice(cfs, curr)) &&
+         !m().decide(cfs, decision::resched_curr_eligible, &curr, nullptr, m().entity_eligible(cfs, curr));
 }
 
 template <class A, class M>
 bool profile_ops<A, profile_6_12, M>::pick_keeps_curr(const cfs_rq<A>& cfs, const entity& curr, bool) const {
-  return m().cfg_.feat(Feature::RUN_TO_PARITY) && protect_slice(cfs, curr);
+  return m().cfg_.feat(Feature::RUN_TO_PARITY) &&
+         m().decide(cfs, decision::protected_slice, &curr, nullptr, protect_slice(cfs, curr));
 }
 
 // §8.2 (6.12) do_preempt_short(): an eligible wakee with a shorter slice and either an
@@ -97,8 +102,9 @@ bool profile_ops<A, profile_6_12, M>::pick_keeps_curr(const cfs_rq<A>& cfs, cons
 template <class A, class M>
 bool profile_ops<A, profile_6_12, M>::do_preempt_short(const cfs_rq<A>& cfs, const entity& pse, const entity& se) const {
   if (!m().cfg_.feat(Feature::PREEMPT_SHORT) || pse.slice >= se.slice) return false;
-  if (!m().entity_eligible(cfs, pse)) return false;
-  return m().entity_before(cfs, pse, se) || !m().entity_eligible(cfs, se);
+  if (!m().decide(cfs, decision::short_wakee_eligible, &pse, nullptr, m().entity_eligible(cfs, pse))) return false;
+  return m().decide(cfs, decision::short_wakee_before, &pse, &se, m().entity_before(cfs, pse, se)) ||
+         !m().decide(cfs, decision::short_curr_eligible, &se, nullptr, m().entity_eligible(cfs, se));
 }
 
 // §8.2 steps 7-8 (6.12): PREEMPT_SHORT cancels curr's protection before the pick,

@@ -15,6 +15,7 @@
 
 #include <cstdint>  // weights
 
+#include "model/observer.h"
 #include "model/profile.h"
 #include "model/task.h"
 

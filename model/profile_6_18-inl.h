@@ -83,7 +83,7 @@ bool profile_ops<A, profile_6_18, M>::protect_slice(const cfs_rq<A>& cfs, const 
 // §7.3 cancel_protect_slice().
 template <class A, class M>
 void profile_ops<A, profile_6_18, M>::cancel_protect_slice(cfs_rq<A>& cfs, entity& se) {
-  if (!protect_slice(cfs, se)) return;
+  if (!m().decide(cfs, decision::protected_slice, &se, nullptr, protect_slice(cfs, se))) return;
   se.vprot = se.vruntime;
   if (m().observer_ != nullptr) m().observer_->protection_changed(cfs, se, true);
 }
@@ -107,10 +107,11 @@ void profile_ops<A, profile_6_18, M>::reweight_entity(cfs_rq<A>& cfs, entity& se
     const value scaled = A::mul(se.deadline, old_weight, cfs.overflow, "deadline*w_old in reweight_entity");
     se.deadline = A::div_s64(scaled, new_weight, cfs.overflow, "weight as div_s64 divisor in reweight_entity");
   }
+  const std::uint64_t old = se.load.weight;
   se.load.weight = weight;
   ++cfs.generation;
   se.load.inv_weight = 0;  // update_load_set; reweight_task_fair restores the table inverse
-  if (m().observer_ != nullptr) m().observer_->reweighted(cfs, se, weight);
+  if (m().observer_ != nullptr) m().observer_->reweighted(cfs, se, old, se.rel_deadline);
 }
 
 // §8.2 steps 7-10: preempt iff the wakee is what EEVDF picks now, curr's protection

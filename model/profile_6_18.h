@@ -6,6 +6,7 @@
 
 #include <cstdint>  // weights
 
+#include "model/observer.h"
 #include "model/profile.h"
 #include "model/task.h"
 
@@ -27,11 +28,11 @@ class profile_ops<A, profile_6_18, M> {
   void reweight_entity(cfs_rq<A>& cfs, entity& se, std::uint64_t weight, bool was_queued);
   // §5.1 step 6: after charging curr, does update_curr ask to reschedule?
   bool update_curr_resched(const cfs_rq<A>& cfs, const entity& curr, bool deadline_renewed) const {
-    return deadline_renewed || !protect_slice(cfs, curr);
+    return deadline_renewed || !m().decide(cfs, decision::protected_slice, &curr, nullptr, protect_slice(cfs, curr));
   }
   // §7.1 step 3: the pick keeps an eligible curr while it is protected.
   bool pick_keeps_curr(const cfs_rq<A>& cfs, const entity& curr, bool protect) const {
-    return protect && protect_slice(cfs, curr);
+    return protect && m().decide(cfs, decision::protected_slice, &curr, nullptr, protect_slice(cfs, curr));
   }
   void wakeup_preempt_pick(rq<A>& rq, entity& se, entity& pse);
   // §12: an eligible curr forfeits the rest of its request.

@@ -74,6 +74,15 @@ bool implemented(std::string_view name, std::string_view profile) {
   return in(factories<model::KernelArith, model::profile_6_18>());
 }
 
+std::string_view system_check(std::string_view name) {
+  if (name == "ideal_tracks_kernel") return "--diff=ideal";  // replay/ideal_diff.h; run --ideal-every
+  if (name == "fast_matches_reference") return "--diff";     // replay/fast_diff.h; run --diff-every
+  if (name == "kernel_matches_reference") return "--diff=kernel-src";  // kernel_src/compare.h; run --model
+  if (name == "deterministic") return "tests";  // runner/tests: determinism_test, campaign_test
+
+  return "";
+}
+
 bool runs_in(const PropertyInfo& p, bool kernel_arithmetic) {
   switch (p.exact_in) {
     case Exact::kernel: return kernel_arithmetic;

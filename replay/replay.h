@@ -34,6 +34,9 @@ struct Options {
   // kernel-src side by side, comparing every state field after every event
   // (kernel_matches_reference).
   bool diff_kernel_src = false;
+  // --diff=ideal: replay the kernel and the ideal arithmetic in lockstep, comparing
+  // every decision and the drift against the rounding bound (ideal_tracks_kernel).
+  bool diff_ideal = false;
 };
 
 // Whether this build has the kernel-src model (the kernel source package was

@@ -32,6 +32,11 @@ struct Options {
   // reference's 6.12 profile and kernel-src (kernel_matches_reference); the generator
   // options must come from kernel_src_generator_options (kernel_src_diff.h).
   bool kernel_src = false;
+  // Every ideal_every-th trace (index % ideal_every == 0) also runs through the kernel
+  // and the ideal arithmetic in lockstep (ideal_tracks_kernel, replay/ideal_diff.h); an
+  // unexplained divergence is a violation of that property. 0: never. Expensive (exact
+  // rationals), hence a sample.
+  std::uint64_t ideal_every = 0;
 };
 
 // The generator settings of `run`: the defaults of issue 5 (2x64, 2 to 16 tasks on up

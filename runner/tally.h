@@ -32,6 +32,10 @@ struct Tally {
   std::uint64_t steady_traces = 0;
   std::uint64_t consequences = 0;   // violations on a runqueue after its no_overflow
   std::uint64_t fast_checked = 0;   // traces cross-checked against the fast model (--diff-every)
+  std::uint64_t ideal_checked = 0;  // traces run in both arithmetics (--ideal-every)
+  std::uint64_t ideal_events = 0;   // their events
+  std::uint64_t ideal_explained = 0;  // explained divergences (rounding ties) in them
+  std::uint64_t ideal_diverged_traces = 0;  // traces with at least one
   std::map<std::string, std::uint64_t> violations;        // property -> count (findings apart)
   std::map<std::string, std::uint64_t> violating_traces;  // property -> traces
   std::map<std::string, std::uint64_t> findings;          // finding -> count

@@ -16,6 +16,7 @@
 #include "properties/registry.h"
 #include "replay/checked_run.h"
 #include "replay/fast_diff.h"
+#include "replay/ideal_diff.h"
 #include "replay/model_config.h"
 #include "runner/kernel_src_diff.h"
 #include "trace/writer.h"
@@ -97,6 +98,35 @@ void cross_check_fast(const Options& o, std::uint64_t seed, Tally& t) {
   ++t.fast_checked;
 }
 
+// ideal_tracks_kernel on the same trace (--ideal-every): both arithmetics in lockstep;
+// each unexplained divergence is a violation, explained ones are tallied.
+template <class P>
+void check_ideal(const Options& o, std::uint64_t seed, Tally& t, properties::Sink& sink) {
+  generator::Generator gen(seed, o.generator);
+  replay::IdealDiff<P> diff(replay::make_config(gen.header(), replay::Options{}, "<generated>"),
+                            replay::make_task_specs(gen.header()));
+  while (auto e = gen.next()) {
+    const std::string reason = diff.apply(*e);
+    EEVDF_ASSERT(reason.empty(), "ideal_tracks_kernel: the kernel model rejected a generated event: " + reason);
+  }
+  for (const replay::IdealDivergence& d : diff.found()) {
+    if (d.explained) continue;
+    properties::Violation v;
+    v.property = "ideal_tracks_kernel";
+    v.line = d.line;
+    v.time_ns = d.time_ns;
+    v.cpu = d.cpu;
+    v.task = d.task;
+    v.values = d.decision + ": " + d.values;
+    v.explanation = d.explanation;
+    sink.violation(v);
+  }
+  ++t.ideal_checked;
+  t.ideal_events += diff.stats().events;
+  t.ideal_explained += diff.stats().explained;
+  if (diff.stats().explained != 0) ++t.ideal_diverged_traces;
+}
+
 // kernel_matches_reference on the trace: the first difference is its violation.
 std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, CountingSink& sink) {
   const DiffOutcome d = diff_generated(o.generator, seed, &sink, o.selection);
@@ -144,6 +174,10 @@ TraceOutcome run_trace(const Options& o, std::uint64_t index) {
   try {
     out.digest = o.kernel_src ? diff_kernel_src(o, seed, t, sink) : replay_generated(o, seed, t, sink);
     if (!o.kernel_src && o.diff_every != 0 && index % o.diff_every == 0) cross_check_fast(o, seed, t);
+    if (!o.kernel_src && o.ideal_every != 0 && index % o.ideal_every == 0) {
+      if (o.generator.profile == "6.12") check_ideal<model::profile_6_12>(o, seed, t, sink);
+      else check_ideal<model::profile_6_18>(o, seed, t, sink);
+    }
   } catch (const InternalError& e) {
     t.internal_error = fmt::format("trace {} (seed {}): {}", index, seed, e.what());
     t.internal_index = index;
