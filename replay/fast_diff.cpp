@@ -213,7 +213,7 @@ Outcome diff_build(const trace::Header& header, const std::vector<trace::Event>&
 
 Outcome replay_diff(std::istream& in, const std::string& file, const Options& options, std::ostream& out,
                     std::ostream& err) {
-  try {
+  return guarded(file, err, [&] {
     trace::TraceReader reader(in, file, vocabulary());
     trace::StaticRules rules(file);
     std::vector<trace::Event> events;
@@ -227,13 +227,7 @@ Outcome replay_diff(std::istream& in, const std::string& file, const Options& op
                                             "`replay --diff=kernel-src` compares a `kernel 6.12` trace");
     const Outcome scalar = diff_build<false>(reader.header(), events, options, file, out);
     return worst(scalar, diff_build<true>(reader.header(), events, options, file, out));
-  } catch (const trace::TraceError& e) {
-    err << e.what() << "\n";
-    return Outcome::bad_input;
-  } catch (const InternalError& e) {
-    err << file << ": " << e.what() << "\n";
-    return Outcome::internal;
-  }
+  });
 }
 
 }  // namespace eevdf::replay

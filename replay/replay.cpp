@@ -80,7 +80,7 @@ trace::Arith choose_arith(std::istream& in, const std::string& file, const Optio
 Outcome replay(std::istream& in, const std::string& file, const Options& options, std::ostream& out,
                std::ostream& err) {
   if (options.diff) return replay_diff(in, file, options, out, err);
-  try {
+  return guarded(file, err, [&] {
     const Prescan scan = prescan(in);
     // kernel-src and the differential run the kernel arithmetic only: the real code has no other.
     const bool kernel_only = options.model == Model::kernel_src || options.diff_kernel_src || options.diff_ideal;
@@ -97,13 +97,7 @@ Outcome replay(std::istream& in, const std::string& file, const Options& options
     Options ideal_options = options;
     ideal_options.dump = Dump::none;  // with `both` the dump is of the kernel arithmetic
     return worst(kernel, run_pass(in, file, ideal_options, trace::Arith::ideal, scan, out, err));
-  } catch (const trace::TraceError& e) {
-    err << e.what() << "\n";
-    return Outcome::bad_input;
-  } catch (const InternalError& e) {
-    err << file << ": " << e.what() << "\n";
-    return Outcome::internal;
-  }
+  });
 }
 
 Outcome worst(Outcome a, Outcome b) { return std::max(a, b); }

@@ -8,6 +8,8 @@
 #include <string>    // names
 #include <vector>    // repeated options
 
+#include "base/assert.h"
+#include "trace/error.h"
 #include "trace/trace.h"
 
 namespace eevdf::replay {
@@ -57,5 +59,20 @@ Outcome replay_diff(std::istream& in, const std::string& file, const Options& op
 
 // The worst of several outcomes (a replay of several files exits with the highest).
 Outcome worst(Outcome a, Outcome b);
+
+// Runs `body` (returning an Outcome) and turns the errors of a replay into
+// outcomes, printed on `err`: a bad trace (exit 2) or an internal assertion (exit 3).
+template <class F>
+Outcome guarded(const std::string& file, std::ostream& err, F&& body) {
+  try {
+    return body();
+  } catch (const trace::TraceError& e) {
+    err << e.what() << "\n";
+    return Outcome::bad_input;
+  } catch (const InternalError& e) {
+    err << file << ": " << e.what() << "\n";
+    return Outcome::internal;
+  }
+}
 
 }  // namespace eevdf::replay
