@@ -260,7 +260,8 @@ nlohmann::json to_json(const RunFlags& f, const runner::Options& o, const runner
   j["consequences"] = t.consequences;
   if (o.ideal_every != 0)
     j["ideal_tracks_kernel"] = {{"every", o.ideal_every}, {"traces", t.ideal_checked}, {"events", t.ideal_events},
-                                {"explained", t.ideal_explained}, {"diverged_traces", t.ideal_diverged_traces}};
+                                {"explained", t.ideal_explained}, {"diverged_traces", t.ideal_diverged_traces},
+                                {"explained_by", t.ideal_explained_by}};
   j["known_findings"] = nlohmann::json::object();
   for (const auto& [name, n] : t.findings) j["known_findings"][name] = n;
   for (std::size_t i = 0; i < runner::kProbeNames.size(); ++i)
@@ -314,6 +315,7 @@ int run(RunFlags f) {
         "{} traces, {} unexplained\n",
         r.tally.ideal_checked, r.tally.ideal_events, r.tally.ideal_explained, r.tally.ideal_diverged_traces,
         unexplained);
+    for (const auto& [decision, n] : r.tally.ideal_explained_by) std::cout << fmt::format("  {:>8}  {}\n", n, decision);
   }
   std::cout << fmt::format("\ndigest {:016x} over {} traces, {} events, {} PRNG draws\n", r.digest, r.tally.traces,
                            r.tally.events, r.tally.draws);
