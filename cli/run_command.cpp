@@ -309,7 +309,8 @@ int run(RunFlags f) {
   if (o.diff_every != 0)
     std::cout << fmt::format("\nfast_matches_reference: {} traces cross-checked, no difference\n", r.tally.fast_checked);
   if (o.ideal_every != 0) {
-    const auto unexplained = r.tally.violations.count("ideal_tracks_kernel") ? r.tally.violations.at("ideal_tracks_kernel") : 0;
+    const auto& v = r.tally.violations;
+    const auto unexplained = v.count("ideal_tracks_kernel") != 0 ? v.at("ideal_tracks_kernel") : 0;
     std::cout << fmt::format(
         "\nideal_tracks_kernel: {} traces ({} events) in both arithmetics; {} explained divergences (rounding ties) in "
         "{} traces, {} unexplained\n",
@@ -353,8 +354,8 @@ Run add_run(CLI::App& app) {
                   "Also run every N-th trace through the fast model and compare it with the reference after every "
                   "event (fast_matches_reference; a difference is an internal error, exit 3)");
   cmd->add_option("--ideal-every", f->ideal_every,
-                  "Also run every N-th trace in the kernel and the ideal arithmetic in lockstep (ideal_tracks_kernel: an "
-                  "unexplained divergence is a violation); `--check ideal_tracks_kernel` alone means every trace");
+                  "Also run every N-th trace in the kernel and the ideal arithmetic in lockstep (ideal_tracks_kernel: "
+                  "an unexplained divergence is a violation); `--check ideal_tracks_kernel` alone means every trace");
   cmd->add_flag("--strict", f->strict, "Known findings fail the run too");
   cmd->add_option("--corpus-dir", f->corpus_dir, "Where failing traces are saved (default corpus/new)");
   cmd->add_option("--model", f->model,
