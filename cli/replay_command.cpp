@@ -92,8 +92,8 @@ Run add_replay(CLI::App& app) {
   cmd->add_flag("--diff{fast}", flags->diff,
                 "--diff (or --diff=fast): fast_matches_reference, the fast model (scalar and SIMD builds) beside the "
                 "kernel reference, reporting the first differing field, event and line; --diff=kernel-src: the 6.12 "
-                "profile beside kernel-src (kernel_matches_reference); --diff=ideal: the kernel and the ideal arithmetic "
-                "in lockstep, every differing decision judged against the accumulated rounding bound "
+                "profile beside kernel-src (kernel_matches_reference); --diff=ideal: the kernel and the ideal "
+                "arithmetic in lockstep, every differing decision judged against the accumulated rounding bound "
                 "(ideal_tracks_kernel)")
       ->check(CLI::IsMember({"fast", "kernel-src", "ideal"}));
   return [flags] { return run(*flags); };

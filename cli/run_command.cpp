@@ -247,7 +247,8 @@ nlohmann::json to_json(const RunFlags& f, const runner::Options& o, const runner
   j["consequences"] = t.consequences;
   if (o.ideal_every != 0)
     j["ideal_tracks_kernel"] = {{"every", o.ideal_every}, {"traces", t.ideal_checked}, {"events", t.ideal_events},
-                                {"explained", t.ideal_explained}, {"diverged_traces", t.ideal_diverged_traces}};
+                                {"explained", t.ideal_explained}, {"diverged_traces", t.ideal_diverged_traces},
+                                {"explained_by", t.ideal_explained_by}};
   j["known_findings"] = nlohmann::json::object();
   for (const auto& [name, n] : t.findings) j["known_findings"][name] = n;
   for (std::size_t i = 0; i < runner::kProbeNames.size(); ++i)
@@ -329,12 +330,14 @@ int run(RunFlags f) {
   if (o.diff_every != 0)
     std::cout << fmt::format("\nfast_matches_reference: {} traces cross-checked, no difference\n", r.tally.fast_checked);
   if (o.ideal_every != 0) {
-    const auto unexplained = r.tally.violations.count("ideal_tracks_kernel") ? r.tally.violations.at("ideal_tracks_kernel") : 0;
+    const auto& v = r.tally.violations;
+    const auto unexplained = v.count("ideal_tracks_kernel") != 0 ? v.at("ideal_tracks_kernel") : 0;
     std::cout << fmt::format(
         "\nideal_tracks_kernel: {} traces ({} events) in both arithmetics; {} explained divergences (rounding ties) in "
         "{} traces, {} unexplained\n",
         r.tally.ideal_checked, r.tally.ideal_events, r.tally.ideal_explained, r.tally.ideal_diverged_traces,
         unexplained);
+    for (const auto& [decision, n] : r.tally.ideal_explained_by) std::cout << fmt::format("  {:>8}  {}\n", n, decision);
   }
   std::cout << fmt::format("\ndigest {:016x} over {} traces, {} events, {} PRNG draws\n", r.digest, r.tally.traces,
                            r.tally.events, r.tally.draws);
@@ -375,8 +378,8 @@ Run add_run(CLI::App& app) {
                   "Also run every N-th trace through the fast model and compare it with the reference after every "
                   "event (fast_matches_reference; a difference is an internal error, exit 3)");
   cmd->add_option("--ideal-every", f->ideal_every,
-                  "Also run every N-th trace in the kernel and the ideal arithmetic in lockstep (ideal_tracks_kernel: an "
-                  "unexplained divergence is a violation); `--check ideal_tracks_kernel` alone means every trace");
+                  "Also run every N-th trace in the kernel and the ideal arithmetic in lockstep (ideal_tracks_kernel: "
+                  "an unexplained divergence is a violation); `--check ideal_tracks_kernel` alone means every trace");
   cmd->add_flag("--strict", f->strict, "Known findings fail the run too");
   cmd->add_option("--corpus", f->corpus_root,
                   "Corpus root replayed before new traces: scenarios, bugs, findings, regressions, new (default corpus)");

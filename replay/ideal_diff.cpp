@@ -115,8 +115,10 @@ std::string IdealDiff<P>::apply(const trace::Event& e) {
   for (auto& s : bound_.streams()) s.clear();
   std::vector<int> touched;
   const auto add_task_cpus = [&] {
-    if (const int k = event_task(kernel_, e); k >= 0) touched.push_back(kernel_.tasks()[static_cast<std::size_t>(k)].cpu);
-    if (const int i = event_task(ideal_, e); i >= 0) touched.push_back(ideal_.tasks()[static_cast<std::size_t>(i)].cpu);
+    if (const int k = event_task(kernel_, e); k >= 0)
+      touched.push_back(kernel_.tasks()[static_cast<std::size_t>(k)].cpu);
+    if (const int i = event_task(ideal_, e); i >= 0)
+      touched.push_back(ideal_.tasks()[static_cast<std::size_t>(i)].cpu);
   };
   add_task_cpus();
   const int task = event_task(kernel_, e);
@@ -219,8 +221,8 @@ void IdealDiff<P>::judge(const trace::Event& e, int cpu, const DecisionRecord& k
   if (x != nullptr) consider(fmt::format("lag of task {}", id_of(x->task)), x->lag, bound_ns(x->lag_bound));
   if (y != nullptr) consider(fmt::format("lag of task {}", id_of(y->task)), y->lag, bound_ns(y->lag_bound));
   if (x != nullptr && y != nullptr)
-    consider(fmt::format("deadline of task {} minus task {}", id_of(x->task), id_of(y->task)), x->deadline - y->deadline,
-             bound_ns(x->deadline_bound + y->deadline_bound));
+    consider(fmt::format("deadline of task {} minus task {}", id_of(x->task), id_of(y->task)),
+             x->deadline - y->deadline, bound_ns(x->deadline_bound + y->deadline_bound));
   const bool explained = !why.empty() && abs_q(margin) <= bound;
   report(e, cpu, k.a >= 0 ? k.a : i.a, explained, name,
          fmt::format("kernel task {}, ideal task {}; closest: {} {}, bound {}", id_of(k.a), id_of(i.a), why,

@@ -85,8 +85,9 @@ Outcome replay(std::istream& in, const std::string& file, const Options& options
     // kernel-src and the differential run the kernel arithmetic only: the real code has no other.
     const bool kernel_only = options.model == Model::kernel_src || options.diff_kernel_src || options.diff_ideal;
     if (kernel_only && options.arith && *options.arith != trace::Arith::kernel)
-      throw trace::TraceError({file, 0, 0}, options.diff_ideal ? "--diff=ideal runs both arithmetics itself: drop --arith"
-                                                               : "kernel-src runs in kernel arithmetic only: drop --arith");
+      throw trace::TraceError({file, 0, 0}, options.diff_ideal
+                                                ? "--diff=ideal runs both arithmetics itself: drop --arith"
+                                                : "kernel-src runs in kernel arithmetic only: drop --arith");
     const trace::Arith arith = kernel_only        ? trace::Arith::kernel
                                : scan.seekable ? choose_arith(in, file, options)
                                                : options.arith.value_or(trace::Arith::kernel);

@@ -115,7 +115,8 @@ Bound RoundingBound::calc_error(std::uint64_t delta, const model::load_weight& l
   if (it == rate_.end()) {
     const model::delta_factor f = model::calc_delta_factor(model::NICE_0_LOAD, lw);
     const Bound num = Bound(f.fact) * Bound(lw.weight) - (Bound{1} << (20 + f.shift));
-    it = rate_.emplace(key, std::make_pair(num < 0 ? Bound(-num) : num, (Bound{1} << f.shift) * Bound(lw.weight))).first;
+    const Bound den = (Bound{1} << f.shift) * Bound(lw.weight);
+    it = rate_.emplace(key, std::make_pair(num < 0 ? Bound(-num) : num, den)).first;
   }
   // delta * 2^10 * num < 2^44 * 2^10 * 2^59: exact in 128 bits.
   return (Bound(delta) * kGrid * it->second.first + it->second.second - 1) / it->second.second + kGrid;

@@ -34,6 +34,7 @@ void Tally::merge(const Tally& o) {
   ideal_events += o.ideal_events;
   ideal_explained += o.ideal_explained;
   ideal_diverged_traces += o.ideal_diverged_traces;
+  add_counts(ideal_explained_by, o.ideal_explained_by);
   add_counts(violations, o.violations);
   add_counts(violating_traces, o.violating_traces);
   add_counts(findings, o.findings);
@@ -56,7 +57,8 @@ bool Tally::operator==(const Tally& o) const {
   return traces == o.traces && events == o.events && draws == o.draws && steady_traces == o.steady_traces &&
          consequences == o.consequences && fast_checked == o.fast_checked && ideal_checked == o.ideal_checked &&
          ideal_events == o.ideal_events && ideal_explained == o.ideal_explained &&
-         ideal_diverged_traces == o.ideal_diverged_traces && violations == o.violations && violating_traces == o.violating_traces &&
+         ideal_diverged_traces == o.ideal_diverged_traces && ideal_explained_by == o.ideal_explained_by &&
+         violations == o.violations && violating_traces == o.violating_traces &&
          findings == o.findings && same(first_failure, o.first_failure) && same(first_finding, o.first_finding) &&
          coverage == o.coverage && internal_error == o.internal_error && internal_index == o.internal_index;
 }

@@ -36,6 +36,7 @@ struct Tally {
   std::uint64_t ideal_events = 0;   // their events
   std::uint64_t ideal_explained = 0;  // explained divergences (rounding ties) in them
   std::uint64_t ideal_diverged_traces = 0;  // traces with at least one
+  std::map<std::string, std::uint64_t> ideal_explained_by;  // decision -> explained divergences
   std::map<std::string, std::uint64_t> violations;        // property -> count (findings apart)
   std::map<std::string, std::uint64_t> violating_traces;  // property -> traces
   std::map<std::string, std::uint64_t> findings;          // finding -> count

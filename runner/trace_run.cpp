@@ -110,6 +110,7 @@ void check_ideal(const Options& o, std::uint64_t seed, Tally& t, properties::Sin
     EEVDF_ASSERT(reason.empty(), "ideal_tracks_kernel: the kernel model rejected a generated event: " + reason);
   }
   for (const replay::IdealDivergence& d : diff.found()) {
+    if (d.explained) ++t.ideal_explained_by[d.decision];
     if (d.explained) continue;
     properties::Violation v;
     v.property = "ideal_tracks_kernel";

@@ -56,8 +56,8 @@ struct Run {
   }
   // The kernel model's task `index`, writable: the corruption of the tests below.
   eevdf::model::sched_entity<KernelArith>& kernel_se(int index) {
-    return const_cast<eevdf::model::task_struct<KernelArith>&>(diff.kernel().tasks().at(static_cast<std::size_t>(index)))
-        .se;
+    const auto& task = diff.kernel().tasks().at(static_cast<std::size_t>(index));
+    return const_cast<eevdf::model::task_struct<KernelArith>&>(task).se;
   }
   IdealDiff<P> diff;
   std::vector<eevdf::trace::Event> events;
@@ -78,9 +78,10 @@ TEST_CASE("the bound on one __calc_delta covers the kernel's rounding", "[ideal]
   CHECK(e >= 1 + 175000 * rho);
   CHECK(e < 1 + 175000 * rho + Q(1, 1024));
   CHECK(bound.calc_error(175000, eevdf::model::load_weight_for_nice(0)) == 0);  // delta itself
+  constexpr std::uint64_t deltas[] = {1, 7, 999, 100'000, 700'000, 2'800'000, 123'456'789, 10'000'000'000'000};
   for (int nice = -20; nice <= 19; ++nice) {
     const auto lw = eevdf::model::load_weight_for_nice(nice);
-    for (std::uint64_t delta : {1ull, 7ull, 999ull, 100000ull, 700000ull, 2800000ull, 123456789ull, 10000000000000ull}) {
+    for (std::uint64_t delta : deltas) {
       const Q kernel(eevdf::model::calc_delta_fair(delta, lw));
       const Q exact = Q(delta) * 1024 / Q(eevdf::model::sched_prio_to_weight[static_cast<std::size_t>(nice + 20)]);
       const Q off = kernel > exact ? Q(kernel - exact) : Q(exact - kernel);
