@@ -20,9 +20,20 @@ namespace eevdf::properties {
 template <class P>
 struct Forms;
 
+// What every profile's form shares, written over that profile's is_protected.
+template <class F>
+struct SharedForms {
+  // §8.3 RUN_TO_PARITY_WAKEUP: a protected curr stays a wakeup candidate even when
+  // ineligible.
+  template <class A>
+  static bool wakeup_keeps_ineligible(const model::Config& cfg, const model::sched_entity<A>& curr, bool short_) {
+    return cfg.feat(model::Feature::RUN_TO_PARITY_WAKEUP) && !short_ && F::is_protected(curr);
+  }
+};
+
 // v6.18.2 (EEVDF_MODEL.md §4.3, §7.1, §7.3, §8.2, §9 as K6.18).
 template <>
-struct Forms<model::profile_6_18> {
+struct Forms<model::profile_6_18> : SharedForms<Forms<model::profile_6_18>> {
   static constexpr std::string_view profile = model::profile_6_18::name;
 
   // §7.3 protect_slice(): (s64)(vprot - vruntime) > 0 (unwrapped: the difference).
@@ -53,10 +64,6 @@ struct Forms<model::profile_6_18> {
   static bool wakeup_keeps(const model::Config&, const model::sched_entity<A>& curr, bool short_) {
     return !short_ && is_protected(curr);
   }
-  template <class A>
-  static bool wakeup_keeps_ineligible(const model::Config& cfg, const model::sched_entity<A>& curr, bool short_) {
-    return cfg.feat(model::Feature::RUN_TO_PARITY_WAKEUP) && !short_ && is_protected(curr);
-  }
   // §4.3 update_min_vruntime(): v0 moves only forward, to the smallest vruntime of Q.
   // A walk of Q, not the shared recount: the model bumps the generation right after
   // moving v0, so a recount here would serve nobody else.
@@ -81,7 +88,7 @@ struct Forms<model::profile_6_18> {
 // Debian's 6.12.117 (EEVDF_MODEL.md §4.3 zero_vruntime, §5.1, §7.1, §7.3, §8.2, §9
 // as K6.12): protection is the deadline stashed in vlag at pick.
 template <>
-struct Forms<model::profile_6_12> {
+struct Forms<model::profile_6_12> : SharedForms<Forms<model::profile_6_12>> {
   static constexpr std::string_view profile = model::profile_6_12::name;
 
   // §7.3 (K6.12) protect_slice(): vlag == deadline.
@@ -113,10 +120,6 @@ struct Forms<model::profile_6_12> {
   template <class A>
   static bool wakeup_keeps(const model::Config& cfg, const model::sched_entity<A>& curr, bool short_) {
     return !short_ && pick_keeps(cfg, curr);
-  }
-  template <class A>
-  static bool wakeup_keeps_ineligible(const model::Config& cfg, const model::sched_entity<A>& curr, bool short_) {
-    return cfg.feat(model::Feature::RUN_TO_PARITY_WAKEUP) && !short_ && is_protected(curr);
   }
   // §4.3 zero_vruntime (the 6.12.117 back-port): avg_vruntime() re-bases v0 to V,
   // the floored mean of Q (curr's vruntime when it is alone), in either direction.

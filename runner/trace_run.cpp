@@ -133,23 +133,23 @@ std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, Co
   const DiffOutcome d = diff_generated(o.generator, seed, &sink, o.selection);
   t.events += d.events;
   t.draws += d.draws;
-  if (!d.oops.empty()) {  // the real kernel would have crashed: a known finding (findings.h)
+  const auto report = [&](const std::string& values, const char* why) {
     properties::Violation v;
     v.property = "kernel_matches_reference";
     v.line = d.line;
     v.time_ns = d.time_ns;
-    v.values = d.oops;
-    v.explanation = "kernel-src would have crashed where the reference leaves the CPU idle";
+    v.values = values;
+    v.explanation = why;
+    return v;
+  };
+  if (!d.oops.empty()) {  // the real kernel would have crashed: a known finding (findings.h)
+    properties::Violation v = report(d.oops, "kernel-src would have crashed where the reference leaves the CPU idle");
     v.finding = properties::known_finding("kernel-src-null-pick-after-overflow");
     sink.violation(v);
   }
   if (!d.difference.empty()) {
-    properties::Violation v;
-    v.property = "kernel_matches_reference";
-    v.line = d.line;
-    v.time_ns = d.time_ns;
-    v.values = d.difference;
-    v.explanation = "the reference's 6.12 profile and kernel-src (the real 6.12 fair.c) disagree after this event";
+    properties::Violation v = report(
+        d.difference, "the reference's 6.12 profile and kernel-src (the real 6.12 fair.c) disagree after this event");
     v.consequence = d.after_overflow;  // past an s64 overflow the tree order is the kernel's alone
     sink.violation(v);
   }
