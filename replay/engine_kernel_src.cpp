@@ -26,7 +26,7 @@
 #include "kernel_src/compare.h"
 #include "kernel_src/hooks.h"
 #include "kernel_src/machine.h"
-#include "replay/apply_event_kernel_src.h"
+#include "replay/kernel_src_lockstep.h"
 #endif
 
 namespace eevdf::replay {
@@ -152,48 +152,37 @@ class KernelSrcEngine final : public Engine {
     require_runnable(s, config);
     require_applicable(s, "6.12");
     log_.judges("kernel_matches_reference");
-    const auto specs = make_task_specs(s.header);
-    ref_ = std::make_unique<CheckedRun<model::KernelArith, model::profile_6_12>>(
-        config, specs, log_, properties::Selection{s.options.check, s.options.skip});
-    m_ = std::make_unique<Machine>(config, specs);
-    hooks_ = std::make_unique<kernel_src::HookLockstep>(ref_->machine(), ref_->checker_observer(), *m_);
-    ref_->set_front_observer(hooks_->observer());
-    judge(kernel_src::first_difference(ref_->machine(), *m_), 0, 0);
+    lock_ = std::make_unique<KernelSrcLockstep>(config, make_task_specs(s.header), &log_,
+                                                properties::Selection{s.options.check, s.options.skip});
+    judge(0, 0);
   }
 
   bool apply(const trace::Event& e) override {
     if (!difference_.empty()) return false;
-    const std::string reason = ref_->apply(e);
+    const std::string reason = lock_->apply(e);
     if (!reason.empty()) throw trace::TraceError({s_.file, e.line, e.column}, reason);
-    const std::string k_reason = apply_event(*m_, e);
-    std::string difference;
-    if (!m_->oops().empty()) difference = "the kernel code would have crashed: " + m_->oops();
-    else if (!k_reason.empty()) difference = "the reference applied the event, kernel-src refused it: " + k_reason;
-    else difference = kernel_src::first_difference(ref_->machine(), *m_);
-    const std::string hook_difference = hooks_->take_difference();
-    if (difference.empty()) difference = hook_difference;
-    if (difference.empty() && m_->warnings() != 0) difference = "the kernel code warned (SCHED_WARN_ON)";
-    judge(difference, e.line, e.time_ns);
-    if (s_.options.dump != Dump::none && m_->oops().empty())
-      s_.out << dump_kernel_src(*m_, e.line, trace::format_event(e), s_.options.dump == Dump::full).dump() << "\n";
+    judge(e.line, e.time_ns);
+    if (s_.options.dump != Dump::none && lock_->oops().empty())
+      s_.out << dump_kernel_src(lock_->kernel_src(), e.line, trace::format_event(e), s_.options.dump == Dump::full).dump()
+             << "\n";
     return difference_.empty() && !log_.must_stop();
   }
 
   void expect(const trace::Expect& x) override {
     ++expectations_;
-    const QueryResult r = x.query == trace::Query::measure ? measure(x) : evaluate_kernel_src(*m_, x);
+    const QueryResult r = x.query == trace::Query::measure ? measure(x) : evaluate_kernel_src(lock_->kernel_src(), x);
     if (r.ok) return;
     ++failed_;
     summary_ << fmt::format("{}:{}: {}: got {}\n", s_.file, x.line, trace::format_expect(x), r.actual);
   }
 
   Outcome finish(std::uint64_t events) override {
-    ref_->finish();
+    lock_->reference().finish();
     const bool ok = log_.expectations_hold(summary_) && failed_ == 0;
     summary_ << fmt::format("{}: {} (kernel-src {}, {} events, {} expectations, {} violations, {} kernel warnings; "
                             "properties on the 6.12 reference in lockstep{})\n",
                             s_.file, ok ? "ok" : "FAILED", kernel_src::kernel_version(), events, expectations_,
-                            log_.total(), m_->warnings(),
+                            log_.total(), lock_->kernel_src().warnings(),
                             difference_.empty() ? "" : fmt::format(" up to line {}", line_));
     return ok ? Outcome::clean : Outcome::failed;
   }
@@ -201,20 +190,21 @@ class KernelSrcEngine final : public Engine {
  private:
   // kernel_matches_reference: a difference is its violation (the null pick after an
   // overflow is the known finding); past an s64 overflow, a consequence of it.
-  void judge(const std::string& difference, int line, std::uint64_t time_ns) {
-    if (difference.empty()) return;
-    difference_ = difference;
+  void judge(int line, std::uint64_t time_ns) {
+    if (lock_->agree()) return;
+    const bool oops = !lock_->oops().empty();
+    difference_ = oops ? "the kernel code would have crashed: " + lock_->oops() : lock_->difference();
     line_ = line;
     properties::Violation v;
     v.property = "kernel_matches_reference";
     v.line = line;
     v.time_ns = time_ns;
-    v.values = difference;
+    v.values = difference_;
     v.explanation = fmt::format("the reference's 6.12 profile and kernel-src {} disagree after this event; the "
                                 "property verdicts hold up to the event before (replay --diff=kernel-src {})",
                                 kernel_src::kernel_version(), s_.file);
-    if (!m_->oops().empty()) v.finding = properties::known_finding("kernel-src-null-pick-after-overflow");
-    else v.consequence = ref_->overflowed();
+    if (oops) v.finding = properties::known_finding("kernel-src-null-pick-after-overflow");
+    else v.consequence = lock_->overflow_line() != 0;
     log_.violation(v);
   }
 
@@ -222,16 +212,14 @@ class KernelSrcEngine final : public Engine {
   QueryResult measure(const trace::Expect& x) const {
     if (!difference_.empty()) return {false, "kernel_matches_reference failed at line " + std::to_string(line_)};
     std::string num, den;
-    if (!ref_->checker().measure(x.measure, num, den)) return {false, "measure not available in this selection"};
+    if (!lock_->reference().checker().measure(x.measure, num, den)) return {false, "measure not available in this selection"};
     return compare_measure(x, Rational(num + "/" + den));
   }
 
   const EngineSetup s_;
   std::ostream& summary_;
   ViolationLog log_;
-  std::unique_ptr<CheckedRun<model::KernelArith, model::profile_6_12>> ref_;
-  std::unique_ptr<Machine> m_;
-  std::unique_ptr<kernel_src::HookLockstep> hooks_;  // placed / picked / reweighted of both
+  std::unique_ptr<KernelSrcLockstep> lock_;
   std::string difference_;
   int line_ = 0;
   std::uint64_t expectations_ = 0;
@@ -249,30 +237,15 @@ class DiffEngine final : public Engine {
     // are the plain replays' (reference and --model=kernel-src).
     const auto& listed = s.header.expect_violations;
     expected_ = std::find(listed.begin(), listed.end(), "kernel_matches_reference") != listed.end();
-    const auto specs = make_task_specs(s.header);
-    ref_ = std::make_unique<kernel_src::Reference612>(config, specs);
-    k_ = std::make_unique<Machine>(config, specs);
-    hooks_ = std::make_unique<kernel_src::HookLockstep>(*ref_, nullptr, *k_);
-    ref_->set_observer(hooks_->observer());
-    difference_ = kernel_src::first_difference(*ref_, *k_);
-    if (!difference_.empty()) line_ = 0;
+    lock_ = std::make_unique<KernelSrcLockstep>(config, make_task_specs(s.header));
+    take_difference(0);
   }
 
   bool apply(const trace::Event& e) override {
     if (!difference_.empty()) return false;
-    const std::string reason = apply_event(*ref_, e);
+    const std::string reason = lock_->apply(e);
     if (!reason.empty()) throw trace::TraceError({s_.file, e.line, e.column}, reason);
-    for (int cpu = 0; cpu < k_->ncpus() && overflow_line_ == 0; ++cpu)
-      if (!ref_->drain_overflows(cpu).empty()) overflow_line_ = e.line;
-    ref_->clear_overflows();
-    const std::string k_reason = apply_event(*k_, e);
-    if (!k_->oops().empty()) difference_ = "the kernel code would have crashed: " + k_->oops();
-    else if (!k_reason.empty()) difference_ = "the reference applied the event, kernel-src refused it: " + k_reason;
-    if (difference_.empty()) difference_ = kernel_src::first_difference(*ref_, *k_);
-    const std::string hook_difference = hooks_->take_difference();
-    if (difference_.empty()) difference_ = hook_difference;
-    if (difference_.empty() && k_->warnings() != 0) difference_ = "the kernel code warned (SCHED_WARN_ON)";
-    if (!difference_.empty()) line_ = e.line;
+    take_difference(e.line);
     return difference_.empty();
   }
 
@@ -289,10 +262,10 @@ class DiffEngine final : public Engine {
     if (!difference_.empty()) {
       s_.out << fmt::format("{}:{}: kernel_matches_reference violated (reference 6.12 profile vs kernel-src {}): {}\n",
                             s_.file, line_, kernel_src::kernel_version(), difference_);
-      if (overflow_line_ != 0)
+      if (lock_->overflow_line() != 0)
         s_.out << fmt::format("  after the s64 overflow of line {}: past it the kernel's rbtree order under wrapped sums "
                               "is not the reference's exact one\n",
-                              overflow_line_);
+                              lock_->overflow_line());
       s_.out << fmt::format("  replay: eevdf-check replay --diff=kernel-src {}\n", s_.file);
       if (expected) s_.out << fmt::format("{}: ok (kernel_matches_reference violated, as expected)\n", s_.file);
       return expected ? Outcome::clean : Outcome::failed;
@@ -303,14 +276,17 @@ class DiffEngine final : public Engine {
   }
 
  private:
+  void take_difference(int line) {
+    if (lock_->agree()) return;
+    difference_ = lock_->oops().empty() ? lock_->difference() : "the kernel code would have crashed: " + lock_->oops();
+    line_ = line;
+  }
+
   const EngineSetup s_;
-  std::unique_ptr<kernel_src::Reference612> ref_;
-  std::unique_ptr<Machine> k_;
-  std::unique_ptr<kernel_src::HookLockstep> hooks_;  // placed / picked / reweighted of both
+  std::unique_ptr<KernelSrcLockstep> lock_;
   bool expected_ = false;
   std::string difference_;
   int line_ = 0;
-  int overflow_line_ = 0;  // the first event after which the reference reported an s64 overflow
 };
 
 }  // namespace

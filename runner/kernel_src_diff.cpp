@@ -3,15 +3,10 @@
 
 #include "base/assert.h"
 #include "model/arith_kernel.h"
-#include "replay/apply_event.h"
-#include "replay/checked_run.h"
 #include "replay/model_config.h"
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
-#include "kernel_src/compare.h"
-#include "kernel_src/hooks.h"
-#include "kernel_src/machine.h"
-#include "replay/apply_event_kernel_src.h"
+#include "replay/kernel_src_lockstep.h"
 #endif
 
 namespace eevdf::runner {
@@ -27,56 +22,30 @@ generator::Options kernel_src_generator_options(generator::Options o) {
 
 bool kernel_src_available() { return true; }
 
-namespace {
-
-// Where properties go when the caller wants none: the selection is empty then.
-class NoSink final : public properties::Sink {
- public:
-  void violation(const properties::Violation&) override {}
-  void measure(std::string_view, const std::string&, const std::string&) override {}
-};
-
-}  // namespace
-
 DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, properties::Sink* sink,
                            const properties::Selection& selection) {
   EEVDF_ASSERT(o.profile == "6.12", "kernel-src traces are drawn under the 6.12 profile");
   generator::Generator gen(seed, o);
-  const model::Config config = replay::make_config(gen.header(), replay::Options{}, "<generated>");
-  const auto specs = replay::make_task_specs(gen.header());
-  NoSink none;
-  // Without a sink no property runs: a selection of one name no check has.
-  const properties::Selection nothing{{"kernel_matches_reference"}, {}};
-  replay::CheckedRun<model::KernelArith, model::profile_6_12> ref(config, specs, sink != nullptr ? *sink : none,
-                                                                  sink != nullptr ? selection : nothing);
-  kernel_src::Machine k(config, specs);
-  kernel_src::HookLockstep hooks(ref.machine(), ref.checker_observer(), k);
-  ref.set_front_observer(hooks.observer());
+  replay::KernelSrcLockstep lock(replay::make_config(gen.header(), replay::Options{}, "<generated>"),
+                                 replay::make_task_specs(gen.header()), sink, selection);
   DiffOutcome out;
-  while (auto e = gen.next()) {
+  while (lock.agree()) {
+    const auto e = gen.next();
+    if (!e) break;
     ++out.events;
-    const std::string reason = ref.apply(*e);
+    const std::string reason = lock.apply(*e);
     EEVDF_ASSERT(reason.empty(), "the reference rejected a generated event: " + reason);
-    out.after_overflow = ref.overflowed();
-    const std::string k_reason = replay::apply_event(k, *e);
-    if (!k.oops().empty()) {
-      out.oops = k.oops();
-      out.line = e->line;
-      out.time_ns = e->time_ns;
-      break;
-    }
-    out.difference = !k_reason.empty() ? "kernel-src refused the event: " + k_reason
-                                       : kernel_src::first_difference(ref.machine(), k);
-    const std::string hook_difference = hooks.take_difference();
-    if (out.difference.empty()) out.difference = hook_difference;
-    if (out.difference.empty() && k.warnings() != 0) out.difference = "the kernel code warned (SCHED_WARN_ON)";
-    if (!out.difference.empty()) {
-      out.line = e->line;
-      out.time_ns = e->time_ns;
-      break;
-    }
+    out.line = e->line;
+    out.time_ns = e->time_ns;
   }
-  if (out.oops.empty() && out.difference.empty()) ref.finish();  // end-of-trace checks, on a full trace only
+  out.oops = lock.oops();
+  out.difference = lock.difference();
+  out.after_overflow = lock.overflow_line() != 0;
+  if (lock.agree()) {
+    out.line = 0;
+    out.time_ns = 0;
+    lock.reference().finish();  // end-of-trace checks, on a full trace only
+  }
   out.draws = gen.draws();
   return out;
 }

@@ -1,0 +1,43 @@
+// See kernel_src_lockstep.h.
+#include "replay/kernel_src_lockstep.h"
+
+#include "kernel_src/compare.h"
+#include "replay/apply_event_kernel_src.h"
+
+namespace eevdf::replay {
+
+KernelSrcLockstep::KernelSrcLockstep(const model::Config& config, const std::vector<model::TaskSpec>& specs,
+                                     properties::Sink* sink, const properties::Selection& selection)
+    // Without a sink, a selection of one name no check has: no property runs.
+    : reference_(sink != nullptr
+                     ? std::make_unique<Reference>(config, specs, *sink, selection)
+                     : std::make_unique<Reference>(config, specs, none_,
+                                                   properties::Selection{{"kernel_matches_reference"}, {}})),
+      kernel_src_(std::make_unique<kernel_src::Machine>(config, specs)) {
+  hooks_ = std::make_unique<kernel_src::HookLockstep>(reference_->machine(), reference_->checker_observer(),
+                                                       *kernel_src_);
+  reference_->set_front_observer(hooks_->observer());
+  difference_ = kernel_src::first_difference(reference_->machine(), *kernel_src_);
+}
+
+std::string KernelSrcLockstep::apply(const trace::Event& e) {
+  const std::string reason = reference_->apply(e);
+  if (!reason.empty()) {
+    hooks_->take_difference();  // a refused event made no calls worth comparing
+    return reason;
+  }
+  if (overflow_line_ == 0 && reference_->overflowed()) overflow_line_ = e.line;
+  const std::string k_reason = apply_event(*kernel_src_, e);
+  if (!kernel_src_->oops().empty()) {
+    oops_ = kernel_src_->oops();
+    return "";
+  }
+  if (!k_reason.empty()) difference_ = "the reference applied the event, kernel-src refused it: " + k_reason;
+  if (difference_.empty()) difference_ = kernel_src::first_difference(reference_->machine(), *kernel_src_);
+  const std::string hook_difference = hooks_->take_difference();
+  if (difference_.empty()) difference_ = hook_difference;
+  if (difference_.empty() && kernel_src_->warnings() != 0) difference_ = "the kernel code warned (SCHED_WARN_ON)";
+  return "";
+}
+
+}  // namespace eevdf::replay

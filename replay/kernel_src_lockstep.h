@@ -1,0 +1,71 @@
+// kernel_matches_reference, one event at a time (INVARIANTS.md, whole system): the
+// reference's 6.12 profile (with the checker's properties, if any are selected) and
+// kernel-src (the real 6.12 fair.c) take the same events; after each, every state
+// field and this event's place_entity / pick_eevdf / reweight_entity calls must be
+// equal. The one place that decides what a difference is, for `replay --model=
+// kernel-src`, `replay --diff=kernel-src`, `run --model=kernel-src` and the shrinker.
+// Built only when the kernel source package was installed (EEVDF_HAVE_KERNEL_SRC).
+#pragma once
+
+#include <memory>  // the models
+#include <string>  // differences
+#include <vector>  // specs
+
+#include "kernel_src/hooks.h"
+#include "kernel_src/machine.h"
+#include "model/arith_kernel.h"
+#include "model/profiles.h"
+#include "replay/checked_run.h"
+
+namespace eevdf::replay {
+
+class KernelSrcLockstep {
+ public:
+  using Reference = CheckedRun<model::KernelArith, model::profile_6_12>;
+
+  // The states are compared once at construction (line 0): difference() may already
+  // be set. Without a sink no property runs on the reference.
+  KernelSrcLockstep(const model::Config& config, const std::vector<model::TaskSpec>& specs,
+                    properties::Sink* sink = nullptr, const properties::Selection& selection = {});
+  KernelSrcLockstep(const KernelSrcLockstep&) = delete;
+  KernelSrcLockstep& operator=(const KernelSrcLockstep&) = delete;
+
+  // Applies `e` to the reference, then (when it is legal there) to kernel-src, and
+  // compares. Returns the reference's reason when it refuses the event (neither
+  // model changed). Call only while agree().
+  std::string apply(const trace::Event& e);
+
+  bool agree() const { return difference_.empty() && oops_.empty(); }
+  // The first difference ("" while they agree): a state field, a hook call, a
+  // refusal by kernel-src alone, or a SCHED_WARN_ON of the real code.
+  const std::string& difference() const { return difference_; }
+  // Where the real code would have dereferenced a NULL pick ("": it did not); the
+  // comparison stops there (the known finding kernel-src-null-pick-after-overflow).
+  const std::string& oops() const { return oops_; }
+  // The line of the event after which the reference first reported an s64 overflow
+  // (0: none). A difference after it is the overflow's consequence: past it the
+  // kernel's rbtree order under wrapped sums is not the reference's exact one.
+  int overflow_line() const { return overflow_line_; }
+
+  Reference& reference() { return *reference_; }
+  const Reference& reference() const { return *reference_; }
+  const kernel_src::Machine& kernel_src() const { return *kernel_src_; }
+
+ private:
+  // Where the reference's reports go when the caller wants none.
+  class NoSink final : public properties::Sink {
+   public:
+    void violation(const properties::Violation&) override {}
+    void measure(std::string_view, const std::string&, const std::string&) override {}
+  };
+
+  NoSink none_;
+  std::unique_ptr<Reference> reference_;
+  std::unique_ptr<kernel_src::Machine> kernel_src_;
+  std::unique_ptr<kernel_src::HookLockstep> hooks_;  // placed / picked / reweighted of both
+  std::string difference_;
+  std::string oops_;
+  int overflow_line_ = 0;
+};
+
+}  // namespace eevdf::replay
