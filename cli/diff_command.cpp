@@ -1,8 +1,10 @@
 // `eevdf-check diff-campaign` (hidden): fast_matches_reference on generated traces
-// (runner/diff_campaign.h). Prints the tally; on a mismatch, the trace and the
-// commands that reproduce it. Exit 1 on a mismatch.
+// (runner/diff_campaign.h). Prints the tally; on a mismatch, the first mismatching
+// trace shrunk (shrinkers/differential.h) and the command that reproduces it. Exit 1
+// on a mismatch.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -11,6 +13,7 @@
 #include "generator/generator.h"
 #include "runner/diff_campaign.h"
 #include "runner/options.h"
+#include "shrinkers/shrink.h"
 #include "trace/writer.h"
 
 namespace eevdf::cli {
@@ -21,6 +24,15 @@ struct DiffFlags {
   std::string build = "both";
   std::string save;
 };
+
+// `wanted`, or `wanted` with -1, -2, ... before its extension: never an existing file.
+std::string free_path(const std::string& wanted) {
+  const std::filesystem::path p(wanted);
+  std::string path = wanted;
+  for (int n = 1; std::filesystem::exists(path); ++n)
+    path = (p.parent_path() / fmt::format("{}-{}{}", p.stem().string(), n, p.extension().string())).string();
+  return path;
+}
 
 int run(DiffFlags f) {
   f.o.scalar = f.build != "simd";
@@ -33,10 +45,20 @@ int run(DiffFlags f) {
       r.mismatches);
   if (r.mismatches == 0) return 0;
   std::cout << "first mismatch: " << r.first_mismatch << "\n";
-  const std::string path = f.save.empty() ? "diff-mismatch.trace" : f.save;
   const std::uint64_t seed = runner::trace_seed(f.o.seed, r.first_mismatch_index);
-  std::ofstream(path) << trace::to_text(generator::generate_trace(seed, runner::diff_trace_options(seed)));
-  std::cout << fmt::format("trace written to {}; reproduce: eevdf-check replay --diff {}\n", path, path);
+  const trace::Trace failing = generator::generate_trace(seed, runner::diff_trace_options(seed));
+  shrinkers::Stats stats;
+  const trace::Trace shrunk =
+      shrinkers::shrink(failing, shrinkers::Target{"fast_matches_reference", std::nullopt}, shrinkers::Budget{}, &stats);
+  const std::string path = free_path(f.save.empty() ? "diff-mismatch.trace" : f.save);
+  std::ofstream out(path);
+  out << trace::to_text(shrunk);
+  if (!out) {
+    std::cerr << fmt::format("{}: cannot write the mismatching trace\n", path);
+    return 2;
+  }
+  std::cout << fmt::format("trace shrunk {} -> {} events ({}), written to {}; reproduce: eevdf-check replay --diff {}\n",
+                           stats.events_before, stats.events_after, stats.stopped_because, path, path);
   return 1;
 }
 
@@ -50,7 +72,7 @@ Run add_diff_campaign(CLI::App& app) {
   cmd->add_option("--from", f->o.first, "First trace index");
   cmd->add_option("--traces", f->o.traces, "Number of traces");
   cmd->add_option("--build", f->build, "Fast model build(s) to check")->check(CLI::IsMember({"scalar", "simd", "both"}));
-  cmd->add_option("--save", f->save, "Where to write the first mismatching trace (default diff-mismatch.trace)");
+  cmd->add_option("--save", f->save, "Where to write the first mismatching trace, shrunk (default diff-mismatch.trace; an existing file gets a -N name)");
   return [f] { return run(*f); };
 }
 

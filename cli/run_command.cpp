@@ -1,6 +1,7 @@
 // `eevdf-check run`: flags, the progress line, printing, the saved files and the exit
 // code; the campaign itself is eevdf::runner (runner/campaign.h).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -97,6 +98,8 @@ std::string command_line(const RunFlags& f, const runner::Options& o) {
   for (const auto& x : f.injections) c += " --inject " + x;
   if (f.unphysical) c += " --unphysical";
   if (f.strict) c += " --strict";
+  if (!f.check.empty()) c += " --check " + fmt::format("{}", fmt::join(f.check, ","));
+  if (!f.skip.empty()) c += " --skip " + fmt::format("{}", fmt::join(f.skip, ","));
   if (f.diff_every != 0) c += fmt::format(" --diff-every {}", f.diff_every);
   if (f.ideal_every != 0) c += fmt::format(" --ideal-every {}", f.ideal_every);
   if (f.model != "reference") c += " --model " + f.model;
@@ -198,17 +201,8 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
   std::vector<Saved> saved;
   for (const runner::FirstViolation& v : runner::failures(r, o.strict)) {
     if (!f.json) std::cerr << fmt::format("shrinking trace {} ({})...\n", v.index, v.property);
-    // The shrinkers replay through the reference alone, which cannot see a difference
-    // from kernel-src: such a trace is saved whole.
     const auto start = std::chrono::steady_clock::now();
-    runner::Shrunk s;
-    if (o.kernel_src || v.property == "ideal_tracks_kernel") {
-      s.trace = generator::generate_trace(v.seed, o.generator);
-      s.stats.events_before = s.stats.events_after = s.trace.body.size();
-      s.stats.stopped_because = "not shrunk: the shrinkers replay the reference alone";
-    } else {
-      s = runner::shrink_failure(o, v, f.shrink_seconds);
-    }
+    const runner::Shrunk s = runner::shrink_failure(o, v, f.shrink_seconds);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o));
     const std::string path = write_new(f.corpus_dir, v.property, text);
@@ -222,7 +216,7 @@ void print_saved(const std::vector<Saved>& saved) {
   for (const Saved& s : saved) {
     std::cout << fmt::format("\nVIOLATION {} in trace {} (seed {}), event {}: {}\n  {}\n", s.v.property, s.v.index,
                              s.v.seed, s.v.line, s.v.values, s.v.explanation);
-    const char* how = s.v.property == "ideal_tracks_kernel" ? "--diff=ideal " : "";
+    const std::string how = runner::replay_flag(s.v.property);
     std::cout << fmt::format("  shrunk {} -> {} events in {:.4f} s ({}); saved {}\n  eevdf-check replay {}{}\n",
                              s.events_before, s.events_after, s.shrink_seconds, s.stopped_because, s.path, how, s.path);
   }
@@ -328,7 +322,9 @@ int run(RunFlags f) {
   }
   print_saved(saved);
   if (o.diff_every != 0)
-    std::cout << fmt::format("\nfast_matches_reference: {} traces cross-checked, no difference\n", r.tally.fast_checked);
+    std::cout << fmt::format("\nfast_matches_reference: {} traces cross-checked, {}\n", r.tally.fast_checked,
+                             r.tally.violations.count("fast_matches_reference") != 0 ? "DIFFERENCES (above)"
+                                                                                      : "no difference");
   if (o.ideal_every != 0) {
     const auto& v = r.tally.violations;
     const auto unexplained = v.count("ideal_tracks_kernel") != 0 ? v.at("ideal_tracks_kernel") : 0;
@@ -376,7 +372,7 @@ Run add_run(CLI::App& app) {
   cmd->add_flag("--json", f->json, "Print the result as JSON");
   cmd->add_option("--diff-every", f->diff_every,
                   "Also run every N-th trace through the fast model and compare it with the reference after every "
-                  "event (fast_matches_reference; a difference is an internal error, exit 3)");
+                  "event (fast_matches_reference: a difference is its violation, shrunk and saved)");
   cmd->add_option("--ideal-every", f->ideal_every,
                   "Also run every N-th trace in the kernel and the ideal arithmetic in lockstep (ideal_tracks_kernel: "
                   "an unexplained divergence is a violation); `--check ideal_tracks_kernel` alone means every trace");

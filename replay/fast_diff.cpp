@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/assert.h"
 #include "replay/apply_event.h"
 #include "replay/model_config.h"
@@ -182,11 +184,15 @@ template class FastDiff<true>;
 namespace eevdf::replay {
 namespace {
 
-// Runs one build over the events; prints and returns the outcome.
+// Runs one build over the events; prints and returns the outcome. `expected`: the
+// trace says `expect violation fast_matches_reference` (a shrunk mismatch kept as a
+// record), so a mismatch passes and agreement fails.
 template <bool Simd>
 Outcome diff_build(const trace::Header& header, const std::vector<trace::Event>& events, const Options& options,
                    const std::string& file, std::ostream& out) {
   const char* build = Simd ? "SIMD" : "scalar";
+  const auto& listed = header.expect_violations;
+  const bool expected = std::find(listed.begin(), listed.end(), "fast_matches_reference") != listed.end();
   FastDiff<Simd> diff(make_config(header, options, file), make_task_specs(header));
   using Step = typename FastDiff<Simd>::Step;
   for (const trace::Event& e : events) {
@@ -194,19 +200,23 @@ Outcome diff_build(const trace::Header& header, const std::vector<trace::Event>&
       case Step::same: continue;
       case Step::illegal: throw trace::TraceError({file, e.line, e.column}, diff.illegal_reason());
       case Step::mismatch:
-        out << fmt::format("{}:{}: fast_matches_reference: the {} build differs from the reference at {}\n", file,
-                           e.line, build, diff.mismatch().message());
-        return Outcome::failed;
+        out << fmt::format("{}:{}: fast_matches_reference: the {} build differs from the reference at {}{}\n", file,
+                           e.line, build, diff.mismatch().message(), expected ? " (expected)" : "");
+        return expected ? Outcome::clean : Outcome::failed;
       case Step::overflow:
         out << fmt::format("{}:{}: the reference reports an overflow (no_overflow); the {} build {}; compared {} "
                            "events up to here\n",
                            file, e.line, build, diff.fast_saw_overflow() ? "detected it too" : "did not detect it",
                            diff.events());
-        return Outcome::clean;
+        if (!expected) return Outcome::clean;
+        out << fmt::format("{}: FAILED: expected fast_matches_reference to be violated before the overflow\n", file);
+        return Outcome::failed;
     }
   }
   out << fmt::format("{}: the {} build matches the reference ({} events)\n", file, build, diff.events());
-  return Outcome::clean;
+  if (!expected) return Outcome::clean;
+  out << fmt::format("{}: FAILED: expected fast_matches_reference to be violated\n", file);
+  return Outcome::failed;
 }
 
 }  // namespace

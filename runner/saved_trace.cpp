@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "generator/generator.h"
+#include "properties/registry.h"
 #include "runner/trace_run.h"
 #include "trace/writer.h"
 
@@ -20,6 +21,11 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
   return out;
 }
 
+std::string replay_flag(std::string_view property) {
+  const std::string_view how = properties::system_check(property);
+  return how.starts_with("--") ? std::string(how) + " " : "";
+}
+
 std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v, std::uint64_t run_seed,
                              const std::string& command_line) {
   trace::Trace t = shrinkers::with_expectations(shrunk, shrinkers::Target{v.property, v.finding});
@@ -32,7 +38,8 @@ std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v
   c.push_back(fmt::format(" First report: {}", v.values));
   if (!v.explanation.empty()) c.push_back(fmt::format("   {}", v.explanation));
   c.push_back(fmt::format(" Command: {}", command_line));
-  c.push_back(" Shrunk from the generated trace; replay with `eevdf-check replay <this file>`.");
+  c.push_back(fmt::format(" Shrunk from the generated trace; replay with `eevdf-check replay {}<this file>`.",
+                          replay_flag(v.property)));
   return trace::to_text(t);
 }
 

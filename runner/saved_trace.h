@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>  // texts and names
+#include <string_view>  // property names
 
 #include "runner/options.h"
 #include "runner/tally.h"
@@ -25,6 +26,11 @@ struct Shrunk {
 // Regenerates trace `v.index` and shrinks it with the predicate "property
 // `v.property` is still violated" (never "something fails": distinct bugs stay apart).
 Shrunk shrink_failure(const Options& options, const FirstViolation& v, double seconds_max = kShrinkSecondsMax);
+
+// The `eevdf-check replay` flag that judges `property`, with a trailing space: the
+// differential properties need their second implementation (`--diff=ideal`, ...),
+// the rest the plain replay ("").
+std::string replay_flag(std::string_view property);
 
 // The saved text: a header comment (property, finding, seed, trace index, where it
 // failed, the command line), `expect violation <property>`, the shrunk trace.

@@ -30,6 +30,11 @@
 // highest-numbered CPU into another fails the same property.
 // Candidates never carry `expect` lines: the caller writes the shrunk trace's
 // `expect violation`.
+//
+// A candidate replays in its own `kernel` profile. The differential properties
+// (fast_matches_reference, ideal_tracks_kernel, kernel_matches_reference) are judged
+// by their two implementations in lockstep (differential.h); every function below
+// that takes a target or a property name accepts them.
 #pragma once
 
 #include <cstddef>     // indices

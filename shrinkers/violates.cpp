@@ -12,15 +12,14 @@
 #include "properties/registry.h"
 #include "replay/checked_run.h"
 #include "replay/model_config.h"
+#include "shrinkers/candidate_replay.h"
+#include "shrinkers/differential.h"
 #include "shrinkers/shrink.h"
 #include "trace/error.h"
 #include "trace/static_rules.h"
 
 namespace eevdf::shrinkers {
 namespace {
-
-// The name errors would carry; nobody sees them (an invalid candidate is rejected).
-const char* const kCandidateFile = "<shrink candidate>";
 
 // Records whether the target failed on its own: a consequence of an earlier overflow
 // is another bug's echo, and a violation of another finding status is another bug.
@@ -56,74 +55,26 @@ class FirstRecorder final : public properties::Sink {
   const std::string& property_;
 };
 
-// Whether `e` names only what the header declares (a shrinker-built candidate is
-// not parsed, so the parser's range checks are repeated here).
-bool names_declared(const trace::Header& h, const trace::Event& e) {
-  if (e.task != 0 && h.find_task(e.task) == nullptr) return false;
-  return !e.cpu || (*e.cpu >= 0 && *e.cpu < h.topology_or_default().ncpus());
-}
-
-bool declarations_in_range(const trace::Header& h) {
-  const int ncpus = h.topology_or_default().ncpus();
-  for (const trace::TaskDecl& d : h.tasks)
-    if (d.cpu && (*d.cpu < 0 || *d.cpu >= ncpus)) return false;
-  return true;
-}
-
-struct ReplayMode {
-  bool repair = false;      // skip illegal events instead of rejecting
-  bool early_stop = false;  // stop at the failure
-};
-
 // Throws trace::TraceError or InternalError for an invalid candidate.
-template <class A>
+template <class A, class P>
 Verdict replay_verdict(const trace::Trace& t, const Target& target, const properties::Selection& selection,
                        ReplayMode mode) {
-  Verdict out;
-  if (!declarations_in_range(t.header)) return out;
+  if (!declarations_in_range(t.header)) return Verdict{};
   const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
   TargetRecorder sink(target);
-  replay::CheckedRun<A> run(config, replay::make_task_specs(t.header), sink, selection);
-  trace::StaticRules rules(kCandidateFile);
-  std::uint64_t now = 0;
-  std::size_t index = 0;  // among events
-  for (const trace::BodyStatement& s : t.body) {
-    const trace::Event* e = std::get_if<trace::Event>(&s);
-    if (e == nullptr) continue;  // Expect statements are the caller's business
-    const std::size_t i = index++;
-    bool legal = names_declared(t.header, *e) && e->time_ns >= now;
-    if (legal) {
-      try {
-        rules.check(*e);  // records nothing when it throws
-      } catch (const trace::TraceError&) {
-        legal = false;
-      }
-    }
-    if (legal) legal = run.apply(*e).empty();  // an illegal event leaves the model unchanged
-    if (!legal) {
-      if (!mode.repair) return Verdict{};
-      out.dropped.push_back(i);
-      continue;
-    }
-    now = e->time_ns;
-    if (mode.early_stop && sink.violated()) {
-      out.fails = true;
-      out.events_used = i + 1;
-      return out;
-    }
-  }
-  run.finish();
-  out.fails = sink.violated();
-  out.events_used = index;
-  EEVDF_ASSERT(out.dropped.size() <= index, "only events are dropped");
-  return out;
+  replay::CheckedRun<A, P> run(config, replay::make_task_specs(t.header), sink, selection);
+  return replay_candidate(
+      t, mode, [&](const trace::Event& e) { return run.apply(e).empty() ? Applied::ok : Applied::illegal; },
+      [&] { return sink.violated(); }, [&] { run.finish(); });
 }
 
 Verdict guarded_verdict(const trace::Trace& t, const Target& target, const properties::Selection& selection,
                         ReplayMode mode) {
   try {
-    return target.arith == trace::Arith::ideal ? replay_verdict<model::IdealArith>(t, target, selection, mode)
-                                               : replay_verdict<model::KernelArith>(t, target, selection, mode);
+    return with_profile(t.header, [&]<class P>() {
+      return target.arith == trace::Arith::ideal ? replay_verdict<model::IdealArith, P>(t, target, selection, mode)
+                                                 : replay_verdict<model::KernelArith, P>(t, target, selection, mode);
+    });
   } catch (const trace::TraceError&) {
     return Verdict{};  // an exit-2 condition: a header or event the model rejects
   } catch (const InternalError&) {
@@ -151,6 +102,10 @@ properties::Selection narrow_selection(const Target& target) {
 }  // namespace
 
 Predicate violates(const Target& target) {
+  if (is_differential(target.property)) {
+    Judge j = differential_judge(target);
+    return [j](const trace::Trace& candidate) { return j(candidate, false).fails; };
+  }
   auto t = checked_target(target);
   return [t](const trace::Trace& candidate) {
     return guarded_verdict(candidate, *t, properties::Selection{}, ReplayMode{}).fails;
@@ -160,6 +115,7 @@ Predicate violates(const Target& target) {
 Predicate violates(const std::string& property) { return violates(Target{property, std::nullopt}); }
 
 Judge judge(const Target& target) {
+  if (is_differential(target.property)) return differential_judge(target);
   auto t = checked_target(target);
   auto selection = std::make_shared<const properties::Selection>(narrow_selection(target));
   return [t, selection](const trace::Trace& candidate, bool repair) {
@@ -182,12 +138,13 @@ namespace {
 
 // Replays all of `t` (stopping at the first recorded violation if `stop_early`);
 // false when `t` is invalid.
+template <class P>
 bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
   try {
     if (!declarations_in_range(t.header)) return false;
     const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
-    replay::CheckedRun<model::KernelArith> run(config, replay::make_task_specs(t.header), sink,
-                                               properties::Selection{});
+    replay::CheckedRun<model::KernelArith, P> run(config, replay::make_task_specs(t.header), sink,
+                                                  properties::Selection{});
     trace::StaticRules rules(kCandidateFile);
     for (const trace::BodyStatement& s : t.body) {
       const trace::Event* e = std::get_if<trace::Event>(&s);
@@ -206,9 +163,14 @@ bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
   return true;
 }
 
+bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
+  return with_profile(t.header, [&]<class P>() { return record<P>(t, sink, stop_early); });
+}
+
 }  // namespace
 
 std::optional<Target> first_failure(const trace::Trace& t, const std::string& property) {
+  if (is_differential(property)) return differential_failure(t, property);
   FirstRecorder sink(property);
   if (!record(t, sink, true)) return std::nullopt;
   return sink.first;

@@ -1,0 +1,135 @@
+// See differential.h.
+#include "shrinkers/differential.h"
+
+#include <memory>   // the shared target
+#include <string>   // findings
+
+#include "base/assert.h"
+#include "model/features.h"
+#include "properties/findings.h"
+#include "replay/fast_diff.h"
+#include "replay/ideal_diff.h"
+#include "replay/model_config.h"
+#include "shrinkers/candidate_replay.h"
+
+#ifdef EEVDF_HAVE_KERNEL_SRC
+#include "replay/kernel_src_lockstep.h"
+#endif
+
+namespace eevdf::shrinkers {
+namespace {
+
+constexpr std::string_view kKernelSrcCrash = properties::known_finding("kernel-src-null-pick-after-overflow");
+
+// What one replay found: whether it failed, and how (a finding name or "").
+struct Found {
+  bool failed = false;
+  std::string finding;
+};
+
+bool wanted(const Target& target, const Found& f) {
+  return f.failed && (!target.finding || *target.finding == f.finding);
+}
+
+// Both fast builds beside their own reference; the comparison stops at the
+// reference's first overflow (afterwards the fast model wraps and the reference
+// does not).
+Verdict fast_verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
+  if (t.header.kernel.value_or(std::string(model::kDefaultProfile)) != model::profile_6_18::name) return {};
+  const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
+  const auto specs = replay::make_task_specs(t.header);
+  replay::FastDiff<false> scalar(config, specs);
+  replay::FastDiff<true> simd(config, specs);
+  const auto apply = [&](const trace::Event& e) {
+    using S = replay::FastDiff<false>::Step;
+    using V = replay::FastDiff<true>::Step;
+    const S a = scalar.apply(e);
+    const V b = simd.apply(e);
+    if (a == S::mismatch || b == V::mismatch) {
+      found.failed = true;
+      return Applied::stop;
+    }
+    if (a == S::overflow || b == V::overflow) return Applied::stop;
+    return a == S::illegal ? Applied::illegal : Applied::ok;
+  };
+  return replay_candidate(t, mode, apply, [&] { return wanted(target, found); }, [] {});
+}
+
+// The kernel and the ideal arithmetic in lockstep under the trace's profile.
+template <class P>
+Verdict ideal_verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
+  replay::IdealDiff<P> diff(replay::make_config(t.header, replay::Options{}, kCandidateFile),
+                            replay::make_task_specs(t.header));
+  const auto apply = [&](const trace::Event& e) {
+    if (!diff.apply(e).empty()) return Applied::illegal;
+    found.failed = diff.stats().unexplained != 0;
+    return Applied::ok;
+  };
+  return replay_candidate(t, mode, apply, [&] { return wanted(target, found); }, [] {});
+}
+
+Verdict kernel_src_verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
+#ifdef EEVDF_HAVE_KERNEL_SRC
+  if (t.header.kernel.value_or("") != model::profile_6_12::name) return {};
+  const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
+  // What the real code cannot run (replay/engine_kernel_src.cpp refuses it too).
+  if (!config.injections.none() || config.feat(model::Feature::RUN_TO_PARITY_WAKEUP)) return {};
+  replay::KernelSrcLockstep lock(config, replay::make_task_specs(t.header));
+  const auto judge_now = [&] {
+    if (!lock.oops().empty()) found = {true, std::string(kKernelSrcCrash)};
+    else if (!lock.difference().empty() && lock.overflow_line() == 0) found = {true, ""};
+  };
+  judge_now();
+  if (!lock.agree()) return wanted(target, found) ? Verdict{true, 0, {}} : Verdict{};
+  const auto apply = [&](const trace::Event& e) {
+    if (!lock.apply(e).empty()) return Applied::illegal;
+    judge_now();
+    return lock.agree() ? Applied::ok : Applied::stop;
+  };
+  return replay_candidate(t, mode, apply, [&] { return wanted(target, found); }, [] {});
+#else
+  (void)t, (void)target, (void)mode, (void)found;
+  return {};
+#endif
+}
+
+// One replay; an invalid candidate (exit 2 or 3 in a replay) does not fail.
+Verdict verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
+  try {
+    if (!declarations_in_range(t.header)) return {};
+    if (target.property == "fast_matches_reference") return fast_verdict(t, target, mode, found);
+    if (target.property == "ideal_tracks_kernel")
+      return with_profile(t.header, [&]<class P>() { return ideal_verdict<P>(t, target, mode, found); });
+    return kernel_src_verdict(t, target, mode, found);
+  } catch (const trace::TraceError&) {
+    return {};
+  } catch (const InternalError&) {
+    return {};
+  }
+}
+
+}  // namespace
+
+bool is_differential(std::string_view property) {
+  return property == "fast_matches_reference" || property == "ideal_tracks_kernel" ||
+         property == "kernel_matches_reference";
+}
+
+Judge differential_judge(const Target& target) {
+  EEVDF_ASSERT(is_differential(target.property), "not a differential property: " + target.property);
+  auto shared = std::make_shared<const Target>(target);
+  return [shared](const trace::Trace& candidate, bool repair) {
+    Found found;
+    return verdict(candidate, *shared, ReplayMode{repair, true}, found);
+  };
+}
+
+std::optional<Target> differential_failure(const trace::Trace& t, std::string_view property) {
+  EEVDF_ASSERT(is_differential(property), "not a differential property: " + std::string(property));
+  const Target any{std::string(property), std::nullopt};
+  Found found;
+  if (!verdict(t, any, ReplayMode{false, true}, found).fails) return std::nullopt;
+  return Target{std::string(property), found.finding};
+}
+
+}  // namespace eevdf::shrinkers
