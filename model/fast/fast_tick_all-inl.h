@@ -54,8 +54,8 @@ bool FastMachine<Simd>::tick_lane_gather(Runqueue& rq, TickLanes& l) {
   l.vruntime[k] = e.vruntime;
   l.deadline[k] = e.deadline;
   l.vprot[k] = e.vprot;
-  l.fact[k] = factors_.fact[nice];  // nice 0: (2^31, 31), the identity the scalar code skips to
-  l.shift[k] = static_cast<u64>(factors_.shift[nice]);
+  // nice 0: (2^31, 31), the identity the scalar code skips to
+  l.factor[k] = u64{factors_.fact[nice]} | static_cast<u64>(factors_.shift[nice]) << 32;
   l.min_vruntime[k] = rq.min_vruntime;
   l.has_tree[k] = tree.n > 0 ? ~u64{0} : 0;
   l.tree_min[k] = tree.n > 0 ? tree.vruntime_min : 0;

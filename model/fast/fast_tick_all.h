@@ -16,6 +16,7 @@
 #endif
 
 #include "model/fast/fast_state.h"
+#include "model/kernel_int.h"  // u128
 
 namespace eevdf::model::fast {
 
@@ -34,14 +35,15 @@ struct TickLanes {
   static constexpr u64 kResched = 8;  // resched_curr + clear_buddies (§5.1 step 6)
 
   int n = 0;                 // lanes in use; [n, padded) are filled as uncharged
-  int cpu[kMax] = {};        // the CPU of each lane
+  int cpu[kMax];             // the CPU of each lane (written before read)
   alignas(32) u64 exec_start[kMax];
   alignas(32) u64 sum_exec_runtime[kMax];
   alignas(32) u64 vruntime[kMax];
   alignas(32) u64 deadline[kMax];
   alignas(32) u64 vprot[kMax];
-  alignas(32) u64 fact[kMax];       // calc_delta_fair factor of curr's nice (nice 0: 2^31 >> 31)
-  alignas(32) u64 shift[kMax];      // 0..32
+  // calc_delta_fair of curr's nice as fact | shift << 32 (fact < 2^32, shift 0..32;
+  // nice 0: 2^31 and 31, the identity)
+  alignas(32) u64 factor[kMax];
   alignas(32) u64 min_vruntime[kMax];
   alignas(32) u64 tree_min[kMax];   // the tree's smallest vruntime, when has_tree
   alignas(32) u64 has_tree[kMax];   // ~0: the tree is not empty, 0: it is
@@ -55,7 +57,7 @@ struct TickLanes {
     for (int k = n; k % kLanes != 0; ++k) {
       const auto i = static_cast<std::size_t>(k);
       exec_start[i] = now;
-      sum_exec_runtime[i] = vruntime[i] = deadline[i] = vprot[i] = fact[i] = shift[i] = 0;
+      sum_exec_runtime[i] = vruntime[i] = deadline[i] = vprot[i] = factor[i] = 0;
       min_vruntime[i] = tree_min[i] = has_tree[i] = avg_load[i] = avg_vruntime[i] = not_alone[i] = 0;
     }
   }
@@ -69,13 +71,10 @@ inline void update_curr_lane(TickLanes& l, std::size_t k, u64 now) {
   constexpr u64 kLow32 = 0xffff'ffffu;
   const bool charged = now > l.exec_start[k];
   const u64 delta_exec = now - l.exec_start[k];
-  // §1.3 calc_delta_fair = floor(delta * fact / 2^shift) through a 96-bit product.
-  const u64 lo = (delta_exec & kLow32) * l.fact[k];
-  const u64 hi = (delta_exec >> 32) * l.fact[k];
-  const u64 low = lo + (hi << 32);
-  const u64 top = (hi >> 32) + (low < lo ? 1 : 0);
-  const u64 vdelta = (low >> l.shift[k]) | ((top << 1) << (63 - l.shift[k]));
-  const bool charge_overflows = (top >> l.shift[k]) != 0;
+  // §1.3 calc_delta_fair = floor(delta * fact / 2^shift), the product in 128 bits.
+  const u128 charge = (u128{delta_exec} * (l.factor[k] & kLow32)) >> (l.factor[k] >> 32);
+  const u64 vdelta = static_cast<u64>(charge);
+  const bool charge_overflows = (charge >> 64) != 0;
   // no_overflow's key = v - v0: the new key, old key + vdelta, must fit s64.
   const s64 old_key = static_cast<s64>(l.vruntime[k] - l.min_vruntime[k]);
   const s64 new_key = static_cast<s64>(static_cast<u64>(old_key) + vdelta);
@@ -129,10 +128,11 @@ inline v4u_t mul_low32(v4u_t a, v4u_t b) {
 // update_curr_lane on four lanes at once; masks are 0 / ~0 per lane.
 inline void update_curr_lanes4(TickLanes& l, std::size_t k, v4u_t now) {
   const v4u_t zero = splat4(0), one = splat4(1);
-  const v4u_t exec_start = lanes_at(&l.exec_start[k]), fact = lanes_at(&l.fact[k]), sh = lanes_at(&l.shift[k]);
+  const v4u_t exec_start = lanes_at(&l.exec_start[k]), fact = lanes_at(&l.factor[k]), sh = fact >> 32;
   const v4u_t charged = as_u(now > exec_start);  // unsigned comparison
   const v4u_t delta_exec = now - exec_start;
-  const v4u_t lo = mul_low32(delta_exec, fact);  // fact < 2^32
+  // §1.3 calc_delta_fair: the 96-bit product delta * fact as (top, low), two 32 x 32 bits
+  const v4u_t lo = mul_low32(delta_exec, fact);
   const v4u_t hi = mul_low32(delta_exec >> 32, fact);
   const v4u_t low = lo + (hi << 32);
   const v4u_t top = (hi >> 32) + (as_u(low < lo) & one);
