@@ -144,7 +144,7 @@ TEST_CASE("the tick-all-heavy traces fill the lanes", "[fast][tick-all]") {
 }
 
 TEST_CASE("the fast model matches the reference on tick-all-heavy traces", "[fast][tick-all][generated]") {
-  eevdf::trace::testing::check("fast-tick-all-matches-reference", 100, [] {
+  eevdf::trace::testing::check("fast-tick-all-matches-reference", 50, [] {
     const auto seed = *rc::gen::arbitrary<std::uint64_t>();
     const eevdf::generator::Options o = tick_all_options(seed);
     for (const std::string& found : {first_mismatch<false>(seed, o), first_mismatch<true>(seed, o)}) {
