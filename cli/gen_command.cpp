@@ -22,7 +22,7 @@ struct GenFlags {
   int cores = 64;
   int hz = 1000;
   std::uint64_t gap_max_ns = 0;
-  std::string mix;  // "", tick-heavy, wakeup-heavy
+  std::string mix;  // "", tick-heavy, tick-all-heavy, wakeup-heavy
   std::string output;
   std::string profile = "6.18";
 };
@@ -30,7 +30,7 @@ struct GenFlags {
 // Fixed verb weights for the benchmark shapes (indexed by trace::Verb).
 std::array<std::uint32_t, 9> mix_weights(const std::string& mix) {
   //        fork wake sleep tick migrate renice setslice yield exit
-  if (mix == "tick-heavy") return {4, 2, 2, 40, 0, 0, 0, 1, 0};
+  if (mix == "tick-heavy" || mix == "tick-all-heavy") return {4, 2, 2, 40, 0, 0, 0, 1, 0};
   if (mix == "wakeup-heavy") return {4, 20, 20, 4, 1, 0, 0, 1, 0};
   return {};
 }
@@ -45,6 +45,7 @@ int run(const GenFlags& f) {
   o.hz = f.hz;
   o.gap_max_ns = f.gap_max_ns;
   o.verb_weights = mix_weights(f.mix);
+  if (f.mix == "tick-all-heavy") o.tick_all_cpus = {1, 1};  // every drawn tick ticks every CPU
   o.profile = f.profile;  // validity depends on the profile's decisions
   std::ofstream file;
   if (!f.output.empty()) {
@@ -78,7 +79,7 @@ Run add_gen(CLI::App& app) {
   cmd->add_option("--sockets", f->sockets, "Sockets (topology <sockets>x<cores>)")->check(CLI::Range(1, 64));
   cmd->add_option("--cores", f->cores, "Cores per socket")->check(CLI::Range(1, 4096));
   cmd->add_option("--hz", f->hz, "Tick rate")->check(CLI::Range(1, 100000));
-  cmd->add_option("--mix", f->mix, "Event mix")->check(CLI::IsMember({"tick-heavy", "wakeup-heavy"}));
+  cmd->add_option("--mix", f->mix, "Event mix")->check(CLI::IsMember({"tick-heavy", "tick-all-heavy", "wakeup-heavy"}));
   cmd->add_option("--gap-max", f->gap_max_ns, "Longest gap between events in ns (default: a tick)");
   cmd->add_option("--profile", f->profile, "Semantics profile the trace is valid under (writes `kernel 6.12`)")
       ->check(CLI::IsMember({"6.18", "6.12"}));

@@ -121,7 +121,7 @@ std::optional<trace::Event> propose(G& g, trace::Verb v) {
       return e;
     }
     case trace::Verb::tick:
-      if (g.steady || running.empty() || g.prng.chance({1, 10})) e.all_cpus = true;
+      if (g.steady || running.empty() || g.prng.chance(g.o.tick_all_cpus)) e.all_cpus = true;
       else e.cpu = g.cpu_of(g.pick(running));
       return e;
     case trace::Verb::migrate: {

@@ -28,6 +28,10 @@ struct Options {
   // (swarm testing: some verbs off, the others with very different weights).
   std::array<std::uint32_t, 9> verb_weights{};
   bool unphysical = false;             // allow long tick-less gaps with >= 2 queued
+  // The share of drawn ticks that tick every CPU (`tick all`); the others tick one
+  // running task's CPU. The physical ticks (a CPU with >= 2 queued, every TICK_NSEC)
+  // are `tick <cpu>` lines regardless.
+  Ratio tick_all_cpus{1, 10};
   int hz = 0;                          // 0: drawn (1000, 250 or 100)
   std::uint64_t gap_max_ns = 0;        // longest ordinary gap between events; 0: TICK_NSEC
   // Per trace, draw a feature set (NEXT_BUDDY and RUN_TO_PARITY_WAKEUP on in some

@@ -74,12 +74,8 @@ std::string FastMachine<Simd>::tick(u64 t, int cpu) {
     if (rq.need_resched) schedule_pending();
     return {};
   }
-  bool pending = false;
-  for (Runqueue& rq : rqs_) {
-    if (rq.curr >= 0) update_curr(rq);
-    pending |= rq.need_resched;
-  }
-  if (pending) schedule_pending();
+  update_curr_all();  // fast_tick_all-inl.h
+  schedule_pending();
   return {};
 }
 
@@ -193,3 +189,5 @@ void FastMachine<Simd>::clear_overflows() {
 }
 
 }  // namespace eevdf::model::fast
+
+#include "model/fast/fast_tick_all-inl.h"

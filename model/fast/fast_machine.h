@@ -99,6 +99,10 @@ class FastMachine {
   void cancel_protect_slice(Runqueue& rq, int se);
   void reweight_entity(Runqueue& rq, int se, int nice, bool was_queued);
   void wakeup_preempt_pick(Runqueue& rq, int curr, int wakee);
+  // update_curr of every busy CPU for `tick all`, across CPUs in lanes (fast_tick_all-inl.h)
+  void update_curr_all();
+  bool tick_lane_gather(Runqueue& rq, struct TickLanes& l);
+  void tick_lanes_apply(struct TickLanes& l);
 
   // kernel/sched/core.c (fast_core-inl.h)
   void resched_curr(Runqueue& rq) {
