@@ -3,7 +3,7 @@
 // 6.18 profile. Included by fast_fair-inl.h only.
 #pragma once
 
-#include <algorithm>  // std::sort, std::min
+#include <algorithm>  // std::min
 
 #include "model/fast/fast_machine.h"
 #include "model/fast/fast_scan.h"
@@ -11,35 +11,26 @@
 
 namespace eevdf::model::fast {
 
-// §7.1 step 5, exactly as the reference visits it: the lanes in (deadline, insertion)
-// order, the first eligible one. Taken only when key*W overflows for some lane, where
-// the kernel's wrapped product decides and each visited overflow is reported.
+// §7.1 step 5, exactly as the reference visits it: the lanes in tree order, the first
+// eligible one. Taken only when key*W overflows for some lane, where the kernel's
+// wrapped product decides and each visited overflow is reported.
 template <bool Simd>
 int FastMachine<Simd>::pick_tree_exact(Runqueue& rq) {
   const Lanes& l = rq.lanes;
-  order_.resize(idx(l.n));
-  for (int i = 0; i < l.n; ++i) order_[idx(i)] = i;
-  const u64 v0 = rq.min_vruntime;
-  std::sort(order_.begin(), order_.end(), [&](int a, int b) {
-    const s64 da = wrap_diff(l.deadline[idx(a)], v0), db = wrap_diff(l.deadline[idx(b)], v0);
-    return da != db ? da < db : l.seq[idx(a)] < l.seq[idx(b)];
-  });
-  for (int i : order_)
+  for (int i = 0; i < l.n; ++i)
     if (vruntime_eligible(rq, l.vruntime[idx(i)])) return l.task[idx(i)];
   return -1;
 }
 
 // §7.1 __pick_eevdf(). Eligibility avg >= key*W is, while key*W fits s64, the same as
-// key <= floor(avg / W): one threshold per pick, so the lanes only compare keys.
+// key <= floor(avg / W): one threshold per pick, so the lanes only compare keys, and
+// the lanes are in tree order, so the first lane under the threshold is the pick.
 template <bool Simd>
 int FastMachine<Simd>::pick_eevdf(Runqueue& rq, bool protect, bool wakeup) {
   EEVDF_ASSERT(rq.nr_queued > 0, "pick on an empty runqueue");
   if (rq.nr_queued == 1 && curr_on_rq(rq)) return rq.cfs_curr;
   const Lanes& l = rq.lanes;
-  if (rq.nr_queued == 1) {  // the leftmost entity, eligible or not
-    if (l.n == 0) return -1;
-    return l.task[idx(scan_pick<Simd>(l, rq.min_vruntime, INT64_MAX).slot)];
-  }
+  if (rq.nr_queued == 1) return l.n == 0 ? -1 : l.task[0];  // the leftmost entity, eligible or not
   int curr = rq.cfs_curr;
   const bool keep_ineligible = wakeup && protect && curr >= 0 && se_[idx(curr)].on_rq &&
                                cfg_.feat(Feature::RUN_TO_PARITY_WAKEUP) && protect_slice(rq, curr);
@@ -50,16 +41,17 @@ int FastMachine<Simd>::pick_eevdf(Runqueue& rq, bool protect, bool wakeup) {
     s64 avg = 0;
     u64 load = 0;
     curr_in_sums(rq, avg, load, "key*w of curr in vruntime_eligible", "sum of key*w in vruntime_eligible");
-    if (load == 0 || load > static_cast<u64>(INT64_MAX)) {
+    const s64 w = static_cast<s64>(load);
+    s64 product = 0;
+    const bool exact = load == 0 || load > static_cast<u64>(INT64_MAX) ||
+                       __builtin_mul_overflow(wrap_diff(vruntime_range(rq).vruntime_min, rq.min_vruntime), w, &product) ||
+                       __builtin_mul_overflow(wrap_diff(l.vruntime_max, rq.min_vruntime), w, &product);
+    if (exact) {
       best = pick_tree_exact(rq);
     } else {
-      const s64 w = static_cast<s64>(load);
       const s64 thr = avg / w - (avg % w < 0 ? 1 : 0);  // floor
-      const ScanResult r = scan_pick<Simd>(l, rq.min_vruntime, thr);
-      s64 product = 0;
-      const bool overflows =
-          __builtin_mul_overflow(r.key_min, w, &product) || __builtin_mul_overflow(r.key_max, w, &product);
-      best = overflows ? pick_tree_exact(rq) : (r.slot < 0 ? -1 : l.task[idx(r.slot)]);
+      const int slot = first_eligible<Simd>(l, rq.min_vruntime, thr);
+      best = slot < l.n ? l.task[idx(slot)] : -1;
     }
   }
   if (best < 0 || (curr >= 0 && wrap_diff(se_[idx(curr)].deadline, se_[idx(best)].deadline) < 0)) best = curr;

@@ -1,7 +1,8 @@
-// The scans over a runqueue's lanes (fast_state.h): the pick's eligibility test and
-// earliest-deadline reduction (EEVDF_MODEL.md §7.1), the tree's minimum vruntime
-// (§4.3) and minimum slice (§3.3). Each exists twice: scalar, and with 4 x 64-bit
-// lanes (GCC vector extensions; AVX2 where the translation unit enables it).
+// The scans over a runqueue's lanes (fast_state.h), which are kept sorted in the
+// tree's order, (deadline, insertion): the pick's first eligible lane (EEVDF_MODEL.md
+// §7.1), the insertion position (§3.3), the lane of an entity, and the smallest and
+// largest vruntime (§4.3). Each exists twice: scalar, and with 4 x 64-bit lanes (GCC
+// vector extensions and AVX2 intrinsics where the translation unit enables AVX2).
 //
 // Virtual times are compared as offsets from v0, (s64)(x - v0): while no key
 // overflows (which the checked arithmetic reports), this is the order of the
@@ -10,19 +11,18 @@
 
 #include <cstdint>  // INT64_MAX
 
+#if defined(__AVX2__)
+#include <immintrin.h>  // movemask: a 4-lane compare as 4 bits
+#endif
+
 #include "model/fast/fast_state.h"
 
 namespace eevdf::model::fast {
 
-// The pick over the lanes: among lanes with key <= thr (eligible), the one with the
-// smallest (deadline - v0, insertion sequence); with the smallest and largest key, so
-// that the caller can tell whether key * load overflows for some lane, where the
-// threshold form of the eligibility test stops being the kernel's (it then takes the
-// exact path). Two multiplications after the scan instead of two divisions before.
-struct ScanResult {
-  int slot = -1;  // -1: nothing eligible
-  s64 key_min = INT64_MAX;
-  s64 key_max = INT64_MIN;
+// The smallest and largest key (vruntime - v0) in the lanes.
+struct KeyRange {
+  s64 min = INT64_MAX;
+  s64 max = INT64_MIN;
 };
 
 namespace detail {
@@ -39,11 +39,51 @@ inline v4u load4(const u64* p) {
 inline v4s splat(s64 x) { return v4s{x, x, x, x}; }
 inline v4u splat(u64 x) { return v4u{x, x, x, x}; }
 inline v4s select(v4s mask, v4s a, v4s b) { return (mask & a) | (~mask & b); }
+// Bit k set where lane k of `mask` is all ones.
+inline unsigned bits_of(v4s mask) {
+  return static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(reinterpret_cast<__m256i>(mask))));
+}
+// The lanes of the block starting at i that hold entities (n is the lane count).
+inline unsigned valid_bits(int i, int n) { return n - i >= 4 ? 0xfu : (1u << (n - i)) - 1; }
 
-inline ScanResult scan_pick_simd(const Lanes& l, u64 v0, s64 thr) {
+// The first lane at or after which `hit(block)` has a bit set, or n.
+template <class Hit>
+int first_hit(int n, Hit hit) {
+  for (int i = 0; i < n; i += Lanes::kLanes) {
+    const unsigned bits = hit(i) & valid_bits(i, n);
+    if (bits != 0) return i + __builtin_ctz(bits);
+  }
+  return n;
+}
+
+inline int first_eligible_simd(const Lanes& l, u64 v0, s64 thr) {
   const v4u v0s = splat(v0);
-  const v4s thrs = splat(thr), n = splat(s64{l.n});
-  v4s best_rd = splat(INT64_MAX), best_seq = splat(INT64_MAX), best_slot = splat(s64{-1});
+  const v4s thrs = splat(thr);
+  return first_hit(l.n, [&](int i) {
+    const v4s key = reinterpret_cast<v4s>(load4(&l.vruntime[static_cast<std::size_t>(i)]) - v0s);
+    return bits_of(key <= thrs);
+  });
+}
+
+inline int insert_position_simd(const Lanes& l, u64 v0, s64 rd) {
+  const v4u v0s = splat(v0);
+  const v4s rds = splat(rd);
+  return first_hit(l.n, [&](int i) {
+    const v4s d = reinterpret_cast<v4s>(load4(&l.deadline[static_cast<std::size_t>(i)]) - v0s);
+    return bits_of(d > rds);
+  });
+}
+
+inline int find_seq_simd(const Lanes& l, u64 seq) {
+  const v4u seqs = splat(seq);
+  return first_hit(l.n, [&](int i) {
+    return bits_of(reinterpret_cast<v4s>(load4(&l.seq[static_cast<std::size_t>(i)]) == seqs));
+  });
+}
+
+inline KeyRange key_range_simd(const Lanes& l, u64 v0) {
+  const v4u v0s = splat(v0);
+  const v4s n = splat(s64{l.n});
   v4s kmin = splat(INT64_MAX), kmax = splat(INT64_MIN);
   v4s idx = v4s{0, 1, 2, 3};
   for (int i = 0; i < l.n; i += Lanes::kLanes) {
@@ -51,109 +91,90 @@ inline ScanResult scan_pick_simd(const Lanes& l, u64 v0, s64 thr) {
     const v4s key = reinterpret_cast<v4s>(load4(&l.vruntime[static_cast<std::size_t>(i)]) - v0s);
     kmin = select(valid & (key < kmin), key, kmin);
     kmax = select(valid & (key > kmax), key, kmax);
-    const v4s eligible = (key <= thrs) & valid;
-    const v4s rd = reinterpret_cast<v4s>(load4(&l.deadline[static_cast<std::size_t>(i)]) - v0s);
-    const v4s seq = reinterpret_cast<v4s>(load4(&l.seq[static_cast<std::size_t>(i)]));
-    const v4s better = eligible & ((rd < best_rd) | ((rd == best_rd) & (seq < best_seq)));
-    best_rd = select(better, rd, best_rd);
-    best_seq = select(better, seq, best_seq);
-    best_slot = select(better, idx, best_slot);
     idx += Lanes::kLanes;
   }
-  ScanResult r;
+  KeyRange r;
   for (int k = 0; k < Lanes::kLanes; ++k) {
-    r.key_min = kmin[k] < r.key_min ? kmin[k] : r.key_min;
-    r.key_max = kmax[k] > r.key_max ? kmax[k] : r.key_max;
-  }
-  s64 rd = INT64_MAX, seq = INT64_MAX;
-  for (int k = 0; k < Lanes::kLanes; ++k) {
-    if (best_slot[k] < 0) continue;
-    if (r.slot < 0 || best_rd[k] < rd || (best_rd[k] == rd && best_seq[k] < seq)) {
-      r.slot = static_cast<int>(best_slot[k]);
-      rd = best_rd[k];
-      seq = best_seq[k];
-    }
+    r.min = kmin[k] < r.min ? kmin[k] : r.min;
+    r.max = kmax[k] > r.max ? kmax[k] : r.max;
   }
   return r;
 }
 
 #endif  // __AVX2__
 
-inline ScanResult scan_pick_scalar(const Lanes& l, u64 v0, s64 thr) {
-  ScanResult r;
-  s64 best_rd = INT64_MAX;
-  u64 best_seq = 0;
-  for (int i = 0; i < l.n; ++i) {
-    const std::size_t k = static_cast<std::size_t>(i);
-    const s64 key = static_cast<s64>(l.vruntime[k] - v0);
-    r.key_min = key < r.key_min ? key : r.key_min;
-    r.key_max = key > r.key_max ? key : r.key_max;
-    if (key > thr) continue;
-    const s64 rd = static_cast<s64>(l.deadline[k] - v0);
-    if (r.slot < 0 || rd < best_rd || (rd == best_rd && l.seq[k] < best_seq)) {
-      r.slot = i;
-      best_rd = rd;
-      best_seq = l.seq[k];
-    }
-  }
-  return r;
+inline int first_eligible_scalar(const Lanes& l, u64 v0, s64 thr) {
+  int i = 0;
+  while (i < l.n && static_cast<s64>(l.vruntime[static_cast<std::size_t>(i)] - v0) > thr) ++i;
+  return i;
 }
 
-#if defined(__AVX2__)
-inline s64 min_key_simd(const Lanes& l, u64 v0) {
-  const v4u v0s = splat(v0);
-  const v4s n = splat(s64{l.n});
-  v4s best = splat(INT64_MAX);
-  v4s idx = v4s{0, 1, 2, 3};
-  for (int i = 0; i < l.n; i += Lanes::kLanes) {
-    const v4s key = reinterpret_cast<v4s>(load4(&l.vruntime[static_cast<std::size_t>(i)]) - v0s);
-    best = select((idx < n) & (key < best), key, best);
-    idx += Lanes::kLanes;
-  }
-  s64 m = best[0];
-  for (int k = 1; k < Lanes::kLanes; ++k) m = best[k] < m ? best[k] : m;
-  return m;
+inline int insert_position_scalar(const Lanes& l, u64 v0, s64 rd) {
+  int i = 0;
+  while (i < l.n && static_cast<s64>(l.deadline[static_cast<std::size_t>(i)] - v0) <= rd) ++i;
+  return i;
 }
 
-#endif  // __AVX2__
+inline int find_seq_scalar(const Lanes& l, u64 seq) {
+  int i = 0;
+  while (i < l.n && l.seq[static_cast<std::size_t>(i)] != seq) ++i;
+  return i;
+}
 
-inline s64 min_key_scalar(const Lanes& l, u64 v0) {
-  s64 m = INT64_MAX;
+inline KeyRange key_range_scalar(const Lanes& l, u64 v0) {
+  KeyRange r;
   for (int i = 0; i < l.n; ++i) {
     const s64 key = static_cast<s64>(l.vruntime[static_cast<std::size_t>(i)] - v0);
-    if (key < m) m = key;
+    r.min = key < r.min ? key : r.min;
+    r.max = key > r.max ? key : r.max;
   }
-  return m;
+  return r;
 }
 
 }  // namespace detail
 
-template <bool Simd>
-ScanResult scan_pick(const Lanes& l, u64 v0, s64 thr) {
 #if defined(__AVX2__)
-  if constexpr (Simd) return detail::scan_pick_simd(l, v0, thr);
+#define EEVDF_FAST_SCAN(name, ...) \
+  if constexpr (Simd) return detail::name##_simd(__VA_ARGS__); \
+  return detail::name##_scalar(__VA_ARGS__)
 #else
-  static_assert(!Simd, "the SIMD build needs AVX2 (fast_simd.cpp is compiled with -mavx2)");
+#define EEVDF_FAST_SCAN(name, ...) \
+  static_assert(!Simd, "the SIMD build needs AVX2 (fast_simd.cpp is compiled with -mavx2)"); \
+  return detail::name##_scalar(__VA_ARGS__)
 #endif
-  return detail::scan_pick_scalar(l, v0, thr);
-}
 
-// §4.3 the tree's smallest vruntime, as an offset from v0 (INT64_MAX when empty).
+// §7.1 the first lane in tree order whose key is at most `thr` (eligible, in the
+// threshold form), or l.n when none is.
 template <bool Simd>
-s64 min_key(const Lanes& l, u64 v0) {
-#if defined(__AVX2__)
-  if constexpr (Simd) return detail::min_key_simd(l, v0);
-#else
-  static_assert(!Simd, "the SIMD build needs AVX2");
-#endif
-  return detail::min_key_scalar(l, v0);
-}
+int first_eligible(const Lanes& l, u64 v0, s64 thr) { EEVDF_FAST_SCAN(first_eligible, l, v0, thr); }
 
-// §3.3 the tree's smallest slice (~0 when empty); rare (set_next_entity), so scalar.
-inline u64 min_slice(const Lanes& l) {
-  u64 m = ~u64{0};
-  for (int i = 0; i < l.n; ++i) m = l.slice[static_cast<std::size_t>(i)] < m ? l.slice[static_cast<std::size_t>(i)] : m;
-  return m;
+// §3.3 where an entity with deadline offset `rd` goes: after every lane with a
+// deadline offset at most `rd` (an equal deadline inserted earlier comes first).
+template <bool Simd>
+int insert_position(const Lanes& l, u64 v0, s64 rd) { EEVDF_FAST_SCAN(insert_position, l, v0, rd); }
+
+// The lane holding insertion sequence `seq` (sequences are unique), or l.n.
+template <bool Simd>
+int find_seq(const Lanes& l, u64 seq) { EEVDF_FAST_SCAN(find_seq, l, seq); }
+
+// §4.3 the smallest and largest key in the lanes.
+template <bool Simd>
+KeyRange key_range(const Lanes& l, u64 v0) { EEVDF_FAST_SCAN(key_range, l, v0); }
+
+#undef EEVDF_FAST_SCAN
+
+// §3.3 the tree's smallest slice and how many lanes hold it; rare, so scalar.
+inline void min_slice(const Lanes& l, u64& slice_min, unsigned& holders) {
+  slice_min = ~u64{0};
+  holders = 0;
+  for (int i = 0; i < l.n; ++i) {
+    const u64 s = l.slice[static_cast<std::size_t>(i)];
+    if (s < slice_min) {
+      slice_min = s;
+      holders = 0;
+    }
+    holders += s == slice_min ? 1u : 0u;
+  }
 }
 
 }  // namespace eevdf::model::fast
