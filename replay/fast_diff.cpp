@@ -115,10 +115,10 @@ void compare_task(Differ& d, const Ref& ref, const model::fast::FastMachine<Simd
   if (!in_tree || slot < 0) return;
   const auto& lanes = fast.rqs()[static_cast<std::size_t>(ft.cpu)].lanes;
   const std::size_t k = static_cast<std::size_t>(slot);
-  d.eq("task", id, "tree insertion sequence", rs.tree_seq, lanes.seq[k]);
+  d.eq("task", id, "tree insertion sequence", rs.tree_seq, fs.tree_seq);
   d.eq64("task", id, "tree deadline", rs.tree_deadline, lanes.deadline[k]);
   d.eq64("task", id, "tree vruntime", rs.tree_vruntime, lanes.vruntime[k]);
-  d.eq("task", id, "tree slice", rs.tree_slice, lanes.slice[k]);
+  d.eq("task", id, "tree slice", rs.tree_slice, fs.slice);  // a queued entity's slice stays
 }
 
 bool any_overflow(const Ref& m) {

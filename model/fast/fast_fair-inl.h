@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>  // std::min
-#include <cstring>    // std::memmove: the lanes shift
 
 #include "base/assert.h"
 #include "model/fast/fast_machine.h"
@@ -97,8 +96,17 @@ u64 FastMachine<Simd>::cfs_rq_min_slice(const Runqueue& rq) const {
   const u64 curr = curr_on_rq(rq) ? se_[idx(rq.cfs_curr)].slice : ~u64{0};
   const Lanes& l = rq.lanes;
   if (l.n == 0) return curr;
-  if (!l.slice_min_valid) {
-    min_slice(l, l.slice_min, l.slice_min_holders);
+  if (!l.slice_min_valid) {  // rescan, counting the holders
+    l.slice_min = ~u64{0};
+    l.slice_min_holders = 0;
+    for (int i = 0; i < l.n; ++i) {
+      const u64 slice = se_[idx(l.task[idx(i)])].slice;
+      if (slice < l.slice_min) {
+        l.slice_min = slice;
+        l.slice_min_holders = 0;
+      }
+      l.slice_min_holders += slice == l.slice_min ? 1u : 0u;
+    }
     l.slice_min_valid = true;
   }
   return std::min(curr, l.slice_min);
@@ -112,21 +120,18 @@ void FastMachine<Simd>::enqueue_entity_tree(Runqueue& rq, int se) {
   EEVDF_ASSERT(!e.in_tree, "entity already in the tree");
   avg_vruntime_add(rq, se);
   Lanes& l = rq.lanes;
-  const std::size_t needed = static_cast<std::size_t>((l.n + Lanes::kLanes) / Lanes::kLanes * Lanes::kLanes);
-  if (l.vruntime.size() < needed) {
-    for (auto* v : {&l.vruntime, &l.deadline, &l.seq, &l.slice}) v->resize(needed + Lanes::kLanes);
-    l.task.resize(needed + Lanes::kLanes, -1);
+  if (l.vruntime.size() < idx(l.n + 1)) {  // room for one more lane, padded
+    const std::size_t size = idx((l.n + Lanes::kPad) / Lanes::kPad * Lanes::kPad + Lanes::kPad);
+    l.vruntime.resize(size);
+    l.deadline.resize(size);
+    l.task.resize(size, -1);
   }
-  const int pos = insert_position<Simd>(l, rq.min_vruntime, wrap_diff(e.deadline, rq.min_vruntime));
-  const std::size_t k = idx(pos), tail = idx(l.n - pos);
+  const int k = insert_position<Simd>(l, rq.min_vruntime, wrap_diff(e.deadline, rq.min_vruntime));
+  open_lane<Simd>(l, k);
+  l.vruntime[idx(k)] = e.vruntime;
+  l.deadline[idx(k)] = e.deadline;
+  l.task[idx(k)] = se;
   e.tree_seq = rq.tree_seq_next++;
-  for (auto* v : {&l.vruntime, &l.deadline, &l.seq, &l.slice}) std::memmove(v->data() + k + 1, v->data() + k, tail * sizeof(u64));
-  std::memmove(l.task.data() + k + 1, l.task.data() + k, tail * sizeof(int));
-  l.vruntime[k] = e.vruntime;
-  l.deadline[k] = e.deadline;
-  l.seq[k] = e.tree_seq;
-  l.slice[k] = e.slice;
-  l.task[k] = se;
   if (l.n == 0) {
     l.vruntime_min = l.vruntime_max = e.vruntime;
     l.vruntime_range_valid = true;
@@ -150,14 +155,12 @@ template <bool Simd>
 void FastMachine<Simd>::dequeue_entity_tree(Runqueue& rq, int se) {
   Entity& e = se_[idx(se)];
   Lanes& l = rq.lanes;
-  const int pos = e.in_tree ? find_seq<Simd>(l, e.tree_seq) : l.n;
-  EEVDF_ASSERT(pos < l.n && l.task[idx(pos)] == se, "entity not in the tree");
-  const std::size_t k = idx(pos), tail = idx(l.n - pos - 1);
-  EEVDF_ASSERT(e.vruntime == l.vruntime[k], "vruntime changed in the tree");
-  if (l.vruntime[k] == l.vruntime_min || l.vruntime[k] == l.vruntime_max) l.vruntime_range_valid = false;
-  if (l.slice_min_valid && l.slice[k] == l.slice_min && --l.slice_min_holders == 0) l.slice_min_valid = false;
-  for (auto* v : {&l.vruntime, &l.deadline, &l.seq, &l.slice}) std::memmove(v->data() + k, v->data() + k + 1, tail * sizeof(u64));
-  std::memmove(l.task.data() + k, l.task.data() + k + 1, tail * sizeof(int));
+  const int k = e.in_tree ? find_task<Simd>(l, se) : l.n;
+  EEVDF_ASSERT(k < l.n, "entity not in the tree");
+  EEVDF_ASSERT(e.vruntime == l.vruntime[idx(k)], "vruntime changed in the tree");
+  if (e.vruntime == l.vruntime_min || e.vruntime == l.vruntime_max) l.vruntime_range_valid = false;
+  if (l.slice_min_valid && e.slice == l.slice_min && --l.slice_min_holders == 0) l.slice_min_valid = false;
+  close_lane<Simd>(l, k);
   --l.n;
   e.in_tree = false;
   avg_vruntime_sub(rq, se);
@@ -169,7 +172,7 @@ int FastMachine<Simd>::tree_slot(int p) const {
   const Entity& e = se_[idx(p)];
   if (!e.in_tree) return -1;
   const Lanes& l = rqs_[idx(tasks_[idx(p)].cpu)].lanes;
-  const int pos = find_seq<Simd>(l, e.tree_seq);
+  const int pos = find_task<Simd>(l, p);
   return pos < l.n ? pos : -1;
 }
 

@@ -74,7 +74,8 @@ class FastMachine {
   u64 calc_delta_fair(const Runqueue& rq, u64 delta, int se) const;
   void check_key(const Runqueue& rq, s64 old_key, u64 increment) const;
   int pick_eevdf(Runqueue& rq, bool protect, bool wakeup = false);
-  int pick_tree_exact(Runqueue& rq);
+  int pick_first_eligible(const Runqueue& rq, s64 avg, u64 load, int from, int to) const;
+  int pick_tree(Runqueue& rq);
   bool update_deadline(Runqueue& rq, int se);
   void update_curr(Runqueue& rq);
   void update_entity_lag(Runqueue& rq, int se, bool clamp = true);

@@ -1,7 +1,7 @@
 // The scans over a runqueue's lanes (fast_state.h), which are kept sorted in the
 // tree's order, (deadline, insertion): the pick's first eligible lane (EEVDF_MODEL.md
-// §7.1), the insertion position (§3.3), the lane of an entity, and the smallest and
-// largest vruntime (§4.3). Each exists twice: scalar, and with 4 x 64-bit lanes (GCC
+// §7.1), the insertion position and the shift that opens or closes a lane (§3.3), the
+// lane of an entity, and the smallest and largest vruntime (§4.3). Each exists twice: scalar, and with 4 x 64-bit lanes (GCC
 // vector extensions and AVX2 intrinsics where the translation unit enables AVX2).
 //
 // Virtual times are compared as offsets from v0, (s64)(x - v0): while no key
@@ -46,23 +46,27 @@ inline unsigned bits_of(v4s mask) {
 // The lanes of the block starting at i that hold entities (n is the lane count).
 inline unsigned valid_bits(int i, int n) { return n - i >= 4 ? 0xfu : (1u << (n - i)) - 1; }
 
-// The first lane at or after which `hit(block)` has a bit set, or n.
+// The first lane, from lane `from` (a multiple of kLanes) on, where `hit(block)` has
+// a bit set, or n.
 template <class Hit>
-int first_hit(int n, Hit hit) {
-  for (int i = 0; i < n; i += Lanes::kLanes) {
+int first_hit(int n, Hit hit, int from = 0) {
+  for (int i = from; i < n; i += Lanes::kLanes) {
     const unsigned bits = hit(i) & valid_bits(i, n);
     if (bits != 0) return i + __builtin_ctz(bits);
   }
   return n;
 }
 
-inline int first_eligible_simd(const Lanes& l, u64 v0, s64 thr) {
+inline int first_eligible_simd(const Lanes& l, u64 v0, s64 thr, int from) {
   const v4u v0s = splat(v0);
   const v4s thrs = splat(thr);
-  return first_hit(l.n, [&](int i) {
-    const v4s key = reinterpret_cast<v4s>(load4(&l.vruntime[static_cast<std::size_t>(i)]) - v0s);
-    return bits_of(key <= thrs);
-  });
+  return first_hit(
+      l.n,
+      [&](int i) {
+        const v4s key = reinterpret_cast<v4s>(load4(&l.vruntime[static_cast<std::size_t>(i)]) - v0s);
+        return bits_of(key <= thrs);
+      },
+      from);
 }
 
 inline int insert_position_simd(const Lanes& l, u64 v0, s64 rd) {
@@ -74,11 +78,43 @@ inline int insert_position_simd(const Lanes& l, u64 v0, s64 rd) {
   });
 }
 
-inline int find_seq_simd(const Lanes& l, u64 seq) {
-  const v4u seqs = splat(seq);
-  return first_hit(l.n, [&](int i) {
-    return bits_of(reinterpret_cast<v4s>(load4(&l.seq[static_cast<std::size_t>(i)]) == seqs));
-  });
+typedef int v8i __attribute__((vector_size(32)));
+
+inline int find_task_simd(const Lanes& l, int se) {
+  const v8i target = v8i{se, se, se, se, se, se, se, se};
+  for (int i = 0; i < l.n; i += 8) {
+    v8i t;
+    __builtin_memcpy(&t, &l.task[static_cast<std::size_t>(i)], sizeof t);
+    const unsigned valid = l.n - i >= 8 ? 0xffu : (1u << (l.n - i)) - 1;
+    const unsigned bits = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(reinterpret_cast<__m256i>(t == target))));
+    if ((bits & valid) != 0) return i + __builtin_ctz(bits & valid);
+  }
+  return l.n;
+}
+
+// a[k+1 .. n] = a[k .. n-1] and back, a vector of 32 bytes at a time from the far
+// end, so that every block is read before it is overwritten.
+template <class T>
+void shift_up_simd(T* a, int k, int n) {
+  constexpr int w = static_cast<int>(32 / sizeof(T));
+  int j = n;
+  for (; j - w >= k; j -= w) {
+    v4u v;
+    __builtin_memcpy(&v, a + j - w, sizeof v);
+    __builtin_memcpy(a + j - w + 1, &v, sizeof v);
+  }
+  for (; j > k; --j) a[j] = a[j - 1];
+}
+template <class T>
+void shift_down_simd(T* a, int k, int n) {
+  constexpr int w = static_cast<int>(32 / sizeof(T));
+  int j = k;
+  for (; j + w <= n - 1; j += w) {
+    v4u v;
+    __builtin_memcpy(&v, a + j + 1, sizeof v);
+    __builtin_memcpy(a + j, &v, sizeof v);
+  }
+  for (; j < n - 1; ++j) a[j] = a[j + 1];
 }
 
 inline KeyRange key_range_simd(const Lanes& l, u64 v0) {
@@ -103,8 +139,8 @@ inline KeyRange key_range_simd(const Lanes& l, u64 v0) {
 
 #endif  // __AVX2__
 
-inline int first_eligible_scalar(const Lanes& l, u64 v0, s64 thr) {
-  int i = 0;
+inline int first_eligible_scalar(const Lanes& l, u64 v0, s64 thr, int from) {
+  int i = from;
   while (i < l.n && static_cast<s64>(l.vruntime[static_cast<std::size_t>(i)] - v0) > thr) ++i;
   return i;
 }
@@ -115,10 +151,19 @@ inline int insert_position_scalar(const Lanes& l, u64 v0, s64 rd) {
   return i;
 }
 
-inline int find_seq_scalar(const Lanes& l, u64 seq) {
+inline int find_task_scalar(const Lanes& l, int se) {
   int i = 0;
-  while (i < l.n && l.seq[static_cast<std::size_t>(i)] != seq) ++i;
+  while (i < l.n && l.task[static_cast<std::size_t>(i)] != se) ++i;
   return i;
+}
+
+template <class T>
+void shift_up_scalar(T* a, int k, int n) {
+  for (int j = n; j > k; --j) a[j] = a[j - 1];
+}
+template <class T>
+void shift_down_scalar(T* a, int k, int n) {
+  for (int j = k; j < n - 1; ++j) a[j] = a[j + 1];
 }
 
 inline KeyRange key_range_scalar(const Lanes& l, u64 v0) {
@@ -129,6 +174,30 @@ inline KeyRange key_range_scalar(const Lanes& l, u64 v0) {
     r.max = key > r.max ? key : r.max;
   }
   return r;
+}
+
+#if defined(__AVX2__)
+inline void open_lane_simd(Lanes& l, int k) {
+  shift_up_simd(l.vruntime.data(), k, l.n);
+  shift_up_simd(l.deadline.data(), k, l.n);
+  shift_up_simd(l.task.data(), k, l.n);
+}
+inline void close_lane_simd(Lanes& l, int k) {
+  shift_down_simd(l.vruntime.data(), k, l.n);
+  shift_down_simd(l.deadline.data(), k, l.n);
+  shift_down_simd(l.task.data(), k, l.n);
+}
+#endif  // __AVX2__
+
+inline void open_lane_scalar(Lanes& l, int k) {
+  shift_up_scalar(l.vruntime.data(), k, l.n);
+  shift_up_scalar(l.deadline.data(), k, l.n);
+  shift_up_scalar(l.task.data(), k, l.n);
+}
+inline void close_lane_scalar(Lanes& l, int k) {
+  shift_down_scalar(l.vruntime.data(), k, l.n);
+  shift_down_scalar(l.deadline.data(), k, l.n);
+  shift_down_scalar(l.task.data(), k, l.n);
 }
 
 }  // namespace detail
@@ -143,38 +212,35 @@ inline KeyRange key_range_scalar(const Lanes& l, u64 v0) {
   return detail::name##_scalar(__VA_ARGS__)
 #endif
 
-// §7.1 the first lane in tree order whose key is at most `thr` (eligible, in the
-// threshold form), or l.n when none is.
+// §7.1 the first lane in tree order, from lane `from` (a multiple of kLanes) on, whose
+// key is at most `thr` (eligible, in the threshold form), or l.n when none is.
 template <bool Simd>
-int first_eligible(const Lanes& l, u64 v0, s64 thr) { EEVDF_FAST_SCAN(first_eligible, l, v0, thr); }
+int first_eligible(const Lanes& l, u64 v0, s64 thr, int from) { EEVDF_FAST_SCAN(first_eligible, l, v0, thr, from); }
 
 // §3.3 where an entity with deadline offset `rd` goes: after every lane with a
 // deadline offset at most `rd` (an equal deadline inserted earlier comes first).
 template <bool Simd>
 int insert_position(const Lanes& l, u64 v0, s64 rd) { EEVDF_FAST_SCAN(insert_position, l, v0, rd); }
 
-// The lane holding insertion sequence `seq` (sequences are unique), or l.n.
+// The lane of task `se`, or l.n.
 template <bool Simd>
-int find_seq(const Lanes& l, u64 seq) { EEVDF_FAST_SCAN(find_seq, l, seq); }
+int find_task(const Lanes& l, int se) { EEVDF_FAST_SCAN(find_task, l, se); }
+
+// Lane k opened (the lanes from k on move up by one) for an insertion; n lanes before.
+template <bool Simd>
+void open_lane(Lanes& l, int k) {
+  EEVDF_FAST_SCAN(open_lane, l, k);
+}
+// Lane k closed (the lanes after it move down by one); n lanes before.
+template <bool Simd>
+void close_lane(Lanes& l, int k) {
+  EEVDF_FAST_SCAN(close_lane, l, k);
+}
 
 // §4.3 the smallest and largest key in the lanes.
 template <bool Simd>
 KeyRange key_range(const Lanes& l, u64 v0) { EEVDF_FAST_SCAN(key_range, l, v0); }
 
 #undef EEVDF_FAST_SCAN
-
-// §3.3 the tree's smallest slice and how many lanes hold it; rare, so scalar.
-inline void min_slice(const Lanes& l, u64& slice_min, unsigned& holders) {
-  slice_min = ~u64{0};
-  holders = 0;
-  for (int i = 0; i < l.n; ++i) {
-    const u64 s = l.slice[static_cast<std::size_t>(i)];
-    if (s < slice_min) {
-      slice_min = s;
-      holders = 0;
-    }
-    holders += s == slice_min ? 1u : 0u;
-  }
-}
 
 }  // namespace eevdf::model::fast

@@ -43,15 +43,17 @@ struct Task {
 };
 
 // The tree of one cfs_rq as parallel arrays (§3.3): lane i holds one queued entity's
-// vruntime, deadline and slice as inserted, its insertion sequence and its task. The
-// lanes are kept in the tree's order, (deadline, insertion), so that the pick is the
-// first eligible lane and the exact path walks them as the reference walks its set;
-// an insertion or removal shifts the later lanes by one (queues are short: 2 to 16
-// entities on the bench traces). The arrays are padded to a multiple of kLanes so
+// vruntime and deadline and its task. The lanes are kept in the tree's order,
+// (deadline, insertion), so that the pick is the first eligible lane, walked as the
+// reference walks its set; an insertion or removal shifts the later lanes by one
+// (queues are short: 2 to 40 entities on the bench traces). Only what the scans read
+// is here: an entity's insertion sequence and slice stay in its Entity (they do not
+// change while it is in the tree). The arrays are padded to a multiple of 8 lanes so
 // that a vector load never reads past the end; lanes at and beyond `n` are masked off.
 struct Lanes {
   static constexpr int kLanes = 4;  // 4 x 64 bits: one AVX2 register
-  std::vector<u64> vruntime, deadline, seq, slice;
+  static constexpr int kPad = 8;    // 8 x 32-bit task indices: one AVX2 register
+  std::vector<u64> vruntime, deadline;
   std::vector<int> task;
   int n = 0;
   // The smallest and largest vruntime and the smallest slice in the lanes, kept on
