@@ -100,7 +100,7 @@ u64 FastMachine<Simd>::cfs_rq_min_slice(const Runqueue& rq) const {
     l.slice_min = ~u64{0};
     l.slice_min_holders = 0;
     for (int i = 0; i < l.n; ++i) {
-      const u64 slice = se_[idx(l.task[idx(i)])].slice;
+      const u64 slice = se_[idx(l.task()[i])].slice;
       if (slice < l.slice_min) {
         l.slice_min = slice;
         l.slice_min_holders = 0;
@@ -112,6 +112,27 @@ u64 FastMachine<Simd>::cfs_rq_min_slice(const Runqueue& rq) const {
   return std::min(curr, l.slice_min);
 }
 
+// Moves the lanes to the middle of their buffers, with room for n/2 + kPad more on
+// each side, in place while the buffers are big enough (they only grow).
+inline void recenter(Lanes& l) {
+  const auto size = static_cast<std::size_t>(2 * l.n + 4 * Lanes::kPad);
+  const int first = l.n / 2 + Lanes::kPad;
+  if (l.vruntime_buf.size() < size) {
+    l.vruntime_buf.resize(size);
+    l.deadline_buf.resize(size);
+    l.task_buf.resize(size, -1);
+  }
+  const auto move = [&](auto& buf) {
+    const auto from = buf.begin() + l.first, to = buf.begin() + first;
+    if (first < l.first) std::copy(from, from + l.n, to);
+    else std::copy_backward(from, from + l.n, to + l.n);
+  };
+  move(l.vruntime_buf);
+  move(l.deadline_buf);
+  move(l.task_buf);
+  l.first = first;
+}
+
 // §3.3 __enqueue_entity(): into the sums and the lanes, after every lane with an
 // earlier deadline or the same deadline and an earlier insertion.
 template <bool Simd>
@@ -120,17 +141,13 @@ void FastMachine<Simd>::enqueue_entity_tree(Runqueue& rq, int se) {
   EEVDF_ASSERT(!e.in_tree, "entity already in the tree");
   avg_vruntime_add(rq, se);
   Lanes& l = rq.lanes;
-  if (l.vruntime.size() < idx(l.n + 1)) {  // room for one more lane, padded
-    const std::size_t size = idx((l.n + Lanes::kPad) / Lanes::kPad * Lanes::kPad + Lanes::kPad);
-    l.vruntime.resize(size);
-    l.deadline.resize(size);
-    l.task.resize(size, -1);
-  }
   const int k = insert_position<Simd>(l, rq.min_vruntime, wrap_diff(e.deadline, rq.min_vruntime));
+  const bool room = (k < l.n - k && l.first > 0) || idx(l.first + l.n + 1 + Lanes::kPad) <= l.vruntime_buf.size();
+  if (!room) recenter(l);
   open_lane<Simd>(l, k);
-  l.vruntime[idx(k)] = e.vruntime;
-  l.deadline[idx(k)] = e.deadline;
-  l.task[idx(k)] = se;
+  l.vruntime()[k] = e.vruntime;
+  l.deadline()[k] = e.deadline;
+  l.task()[k] = se;
   e.tree_seq = rq.tree_seq_next++;
   if (l.n == 0) {
     l.vruntime_min = l.vruntime_max = e.vruntime;
@@ -157,7 +174,7 @@ void FastMachine<Simd>::dequeue_entity_tree(Runqueue& rq, int se) {
   Lanes& l = rq.lanes;
   const int k = e.in_tree ? find_task<Simd>(l, se) : l.n;
   EEVDF_ASSERT(k < l.n, "entity not in the tree");
-  EEVDF_ASSERT(e.vruntime == l.vruntime[idx(k)], "vruntime changed in the tree");
+  EEVDF_ASSERT(e.vruntime == l.vruntime()[k], "vruntime changed in the tree");
   if (e.vruntime == l.vruntime_min || e.vruntime == l.vruntime_max) l.vruntime_range_valid = false;
   if (l.slice_min_valid && e.slice == l.slice_min && --l.slice_min_holders == 0) l.slice_min_valid = false;
   close_lane<Simd>(l, k);

@@ -21,7 +21,7 @@ int FastMachine<Simd>::pick_first_eligible(const Runqueue& rq, s64 avg, u64 load
   const Lanes& l = rq.lanes;
   const s64 w = as_s64(load, rq, "W as s64");
   for (int i = from; i < to; ++i)
-    if (avg >= checked_mul(wrap_diff(l.vruntime[idx(i)], rq.min_vruntime), w, rq, "key*W in vruntime_eligible"))
+    if (avg >= checked_mul(wrap_diff(l.vruntime()[i], rq.min_vruntime), w, rq, "key*W in vruntime_eligible"))
       return i;
   return to;
 }
@@ -53,7 +53,7 @@ int FastMachine<Simd>::pick_tree(Runqueue& rq) {
   } else {
     slot = pick_first_eligible(rq, avg, load, 0, l.n);
   }
-  return slot < l.n ? l.task[idx(slot)] : -1;
+  return slot < l.n ? l.task()[slot] : -1;
 }
 
 // §7.1 __pick_eevdf().
@@ -62,7 +62,7 @@ int FastMachine<Simd>::pick_eevdf(Runqueue& rq, bool protect, bool wakeup) {
   EEVDF_ASSERT(rq.nr_queued > 0, "pick on an empty runqueue");
   if (rq.nr_queued == 1 && curr_on_rq(rq)) return rq.cfs_curr;
   const Lanes& l = rq.lanes;
-  if (rq.nr_queued == 1) return l.n == 0 ? -1 : l.task[0];  // the leftmost entity, eligible or not
+  if (rq.nr_queued == 1) return l.n == 0 ? -1 : l.task()[0];  // the leftmost entity, eligible or not
   int curr = rq.cfs_curr;
   const bool keep_ineligible = wakeup && protect && curr >= 0 && se_[idx(curr)].on_rq &&
                                cfg_.feat(Feature::RUN_TO_PARITY_WAKEUP) && protect_slice(rq, curr);

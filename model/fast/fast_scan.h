@@ -63,7 +63,7 @@ inline int first_eligible_simd(const Lanes& l, u64 v0, s64 thr, int from) {
   return first_hit(
       l.n,
       [&](int i) {
-        const v4s key = reinterpret_cast<v4s>(load4(&l.vruntime[static_cast<std::size_t>(i)]) - v0s);
+        const v4s key = reinterpret_cast<v4s>(load4(l.vruntime() + i) - v0s);
         return bits_of(key <= thrs);
       },
       from);
@@ -73,7 +73,7 @@ inline int insert_position_simd(const Lanes& l, u64 v0, s64 rd) {
   const v4u v0s = splat(v0);
   const v4s rds = splat(rd);
   return first_hit(l.n, [&](int i) {
-    const v4s d = reinterpret_cast<v4s>(load4(&l.deadline[static_cast<std::size_t>(i)]) - v0s);
+    const v4s d = reinterpret_cast<v4s>(load4(l.deadline() + i) - v0s);
     return bits_of(d > rds);
   });
 }
@@ -84,7 +84,7 @@ inline int find_task_simd(const Lanes& l, int se) {
   const v8i target = v8i{se, se, se, se, se, se, se, se};
   for (int i = 0; i < l.n; i += 8) {
     v8i t;
-    __builtin_memcpy(&t, &l.task[static_cast<std::size_t>(i)], sizeof t);
+    __builtin_memcpy(&t, l.task() + i, sizeof t);
     const unsigned valid = l.n - i >= 8 ? 0xffu : (1u << (l.n - i)) - 1;
     const unsigned bits = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(reinterpret_cast<__m256i>(t == target))));
     if ((bits & valid) != 0) return i + __builtin_ctz(bits & valid);
@@ -103,7 +103,10 @@ void shift_up_simd(T* a, int k, int n) {
     __builtin_memcpy(&v, a + j - w, sizeof v);
     __builtin_memcpy(a + j - w + 1, &v, sizeof v);
   }
-  for (; j > k; --j) a[j] = a[j - 1];
+  for (; j > k; --j) {
+    a[j] = a[j - 1];
+    asm("" ::: "memory");  // a short tail: no memmove call (GCC would make this loop one)
+  }
 }
 template <class T>
 void shift_down_simd(T* a, int k, int n) {
@@ -114,7 +117,10 @@ void shift_down_simd(T* a, int k, int n) {
     __builtin_memcpy(&v, a + j + 1, sizeof v);
     __builtin_memcpy(a + j, &v, sizeof v);
   }
-  for (; j < n - 1; ++j) a[j] = a[j + 1];
+  for (; j < n - 1; ++j) {
+    a[j] = a[j + 1];
+    asm("" ::: "memory");  // a short tail: no memmove call
+  }
 }
 
 inline KeyRange key_range_simd(const Lanes& l, u64 v0) {
@@ -124,7 +130,7 @@ inline KeyRange key_range_simd(const Lanes& l, u64 v0) {
   v4s idx = v4s{0, 1, 2, 3};
   for (int i = 0; i < l.n; i += Lanes::kLanes) {
     const v4s valid = idx < n;
-    const v4s key = reinterpret_cast<v4s>(load4(&l.vruntime[static_cast<std::size_t>(i)]) - v0s);
+    const v4s key = reinterpret_cast<v4s>(load4(l.vruntime() + i) - v0s);
     kmin = select(valid & (key < kmin), key, kmin);
     kmax = select(valid & (key > kmax), key, kmax);
     idx += Lanes::kLanes;
@@ -141,63 +147,91 @@ inline KeyRange key_range_simd(const Lanes& l, u64 v0) {
 
 inline int first_eligible_scalar(const Lanes& l, u64 v0, s64 thr, int from) {
   int i = from;
-  while (i < l.n && static_cast<s64>(l.vruntime[static_cast<std::size_t>(i)] - v0) > thr) ++i;
+  while (i < l.n && static_cast<s64>(l.vruntime()[i] - v0) > thr) ++i;
   return i;
 }
 
 inline int insert_position_scalar(const Lanes& l, u64 v0, s64 rd) {
   int i = 0;
-  while (i < l.n && static_cast<s64>(l.deadline[static_cast<std::size_t>(i)] - v0) <= rd) ++i;
+  while (i < l.n && static_cast<s64>(l.deadline()[i] - v0) <= rd) ++i;
   return i;
 }
 
 inline int find_task_scalar(const Lanes& l, int se) {
   int i = 0;
-  while (i < l.n && l.task[static_cast<std::size_t>(i)] != se) ++i;
+  while (i < l.n && l.task()[i] != se) ++i;
   return i;
 }
 
+// a[k+1 .. n] = a[k .. n-1] and back, one element at a time (the empty asm keeps GCC
+// from turning the short loop into a memmove call, and the scalar build scalar).
 template <class T>
 void shift_up_scalar(T* a, int k, int n) {
-  for (int j = n; j > k; --j) a[j] = a[j - 1];
+  for (int j = n; j > k; --j) {
+    a[j] = a[j - 1];
+    asm("" ::: "memory");
+  }
 }
 template <class T>
 void shift_down_scalar(T* a, int k, int n) {
-  for (int j = k; j < n - 1; ++j) a[j] = a[j + 1];
+  for (int j = k; j < n - 1; ++j) {
+    a[j] = a[j + 1];
+    asm("" ::: "memory");
+  }
 }
 
 inline KeyRange key_range_scalar(const Lanes& l, u64 v0) {
   KeyRange r;
   for (int i = 0; i < l.n; ++i) {
-    const s64 key = static_cast<s64>(l.vruntime[static_cast<std::size_t>(i)] - v0);
+    const s64 key = static_cast<s64>(l.vruntime()[i] - v0);
     r.min = key < r.min ? key : r.min;
     r.max = key > r.max ? key : r.max;
   }
   return r;
 }
 
+template <bool Simd>
+struct shift {  // the scalar shifts
+  template <class T>
+  static void up(T* a, int k, int n) { shift_up_scalar(a, k, n); }
+  template <class T>
+  static void down(T* a, int k, int n) { shift_down_scalar(a, k, n); }
+};
 #if defined(__AVX2__)
-inline void open_lane_simd(Lanes& l, int k) {
-  shift_up_simd(l.vruntime.data(), k, l.n);
-  shift_up_simd(l.deadline.data(), k, l.n);
-  shift_up_simd(l.task.data(), k, l.n);
-}
-inline void close_lane_simd(Lanes& l, int k) {
-  shift_down_simd(l.vruntime.data(), k, l.n);
-  shift_down_simd(l.deadline.data(), k, l.n);
-  shift_down_simd(l.task.data(), k, l.n);
-}
+template <>
+struct shift<true> {
+  template <class T>
+  static void up(T* a, int k, int n) { shift_up_simd(a, k, n); }
+  template <class T>
+  static void down(T* a, int k, int n) { shift_down_simd(a, k, n); }
+};
 #endif  // __AVX2__
 
-inline void open_lane_scalar(Lanes& l, int k) {
-  shift_up_scalar(l.vruntime.data(), k, l.n);
-  shift_up_scalar(l.deadline.data(), k, l.n);
-  shift_up_scalar(l.task.data(), k, l.n);
+// Opens lane k for an insertion (n lanes before): the shorter side moves by one. The
+// caller has made room (Lanes::first > 0, or kPad + 1 lanes after the last).
+template <bool Simd>
+void open_lane(Lanes& l, int k) {
+  const bool front = k < l.n - k && l.first > 0;
+  if (front) --l.first;
+  for (auto* a : {l.vruntime(), l.deadline()}) {
+    if (front) shift<Simd>::down(a, 0, k + 1);
+    else shift<Simd>::up(a, k, l.n);
+  }
+  if (front) shift<Simd>::down(l.task(), 0, k + 1);
+  else shift<Simd>::up(l.task(), k, l.n);
 }
-inline void close_lane_scalar(Lanes& l, int k) {
-  shift_down_scalar(l.vruntime.data(), k, l.n);
-  shift_down_scalar(l.deadline.data(), k, l.n);
-  shift_down_scalar(l.task.data(), k, l.n);
+
+// Closes lane k (n lanes before): the shorter side moves by one.
+template <bool Simd>
+void close_lane(Lanes& l, int k) {
+  const bool front = k < l.n - 1 - k;
+  for (auto* a : {l.vruntime(), l.deadline()}) {
+    if (front) shift<Simd>::up(a, 0, k);
+    else shift<Simd>::down(a, k, l.n);
+  }
+  if (front) shift<Simd>::up(l.task(), 0, k);
+  else shift<Simd>::down(l.task(), k, l.n);
+  if (front) ++l.first;
 }
 
 }  // namespace detail
@@ -226,21 +260,15 @@ int insert_position(const Lanes& l, u64 v0, s64 rd) { EEVDF_FAST_SCAN(insert_pos
 template <bool Simd>
 int find_task(const Lanes& l, int se) { EEVDF_FAST_SCAN(find_task, l, se); }
 
-// Lane k opened (the lanes from k on move up by one) for an insertion; n lanes before.
-template <bool Simd>
-void open_lane(Lanes& l, int k) {
-  EEVDF_FAST_SCAN(open_lane, l, k);
-}
-// Lane k closed (the lanes after it move down by one); n lanes before.
-template <bool Simd>
-void close_lane(Lanes& l, int k) {
-  EEVDF_FAST_SCAN(close_lane, l, k);
-}
+
 
 // §4.3 the smallest and largest key in the lanes.
 template <bool Simd>
 KeyRange key_range(const Lanes& l, u64 v0) { EEVDF_FAST_SCAN(key_range, l, v0); }
 
 #undef EEVDF_FAST_SCAN
+
+using detail::close_lane;
+using detail::open_lane;
 
 }  // namespace eevdf::model::fast

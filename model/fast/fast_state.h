@@ -45,17 +45,25 @@ struct Task {
 // The tree of one cfs_rq as parallel arrays (§3.3): lane i holds one queued entity's
 // vruntime and deadline and its task. The lanes are kept in the tree's order,
 // (deadline, insertion), so that the pick is the first eligible lane, walked as the
-// reference walks its set; an insertion or removal shifts the later lanes by one
-// (queues are short: 2 to 40 entities on the bench traces). Only what the scans read
-// is here: an entity's insertion sequence and slice stay in its Entity (they do not
-// change while it is in the tree). The arrays are padded to a multiple of 8 lanes so
-// that a vector load never reads past the end; lanes at and beyond `n` are masked off.
+// reference walks its set. They sit in the middle of their buffers, with room on
+// both sides: an insertion or removal shifts the lanes on its shorter side by one, so
+// taking the leftmost (most picks) shifts nothing. Only what the scans read is here:
+// an entity's insertion sequence and slice stay in its Entity (they do not change
+// while it is in the tree). At least kPad lanes follow the last one, so that a
+// vector load never reads past the buffer; lanes at and beyond `n` are masked off.
 struct Lanes {
   static constexpr int kLanes = 4;  // 4 x 64 bits: one AVX2 register
   static constexpr int kPad = 8;    // 8 x 32-bit task indices: one AVX2 register
-  std::vector<u64> vruntime, deadline;
-  std::vector<int> task;
+  std::vector<u64> vruntime_buf, deadline_buf;
+  std::vector<int> task_buf;
+  int first = 0;  // the buffer index of lane 0
   int n = 0;
+  const u64* vruntime() const { return vruntime_buf.data() + first; }
+  const u64* deadline() const { return deadline_buf.data() + first; }
+  const int* task() const { return task_buf.data() + first; }
+  u64* vruntime() { return vruntime_buf.data() + first; }
+  u64* deadline() { return deadline_buf.data() + first; }
+  int* task() { return task_buf.data() + first; }
   // The smallest and largest vruntime and the smallest slice in the lanes, kept on
   // insertion and recomputed by a scan only after a holder leaves (update_curr reads
   // the smallest vruntime on every charge, the pick the range to rule out overflow,
