@@ -172,7 +172,7 @@ template <bool Simd>
 void FastMachine<Simd>::dequeue_entity_tree(Runqueue& rq, int se) {
   Entity& e = se_[idx(se)];
   Lanes& l = rq.lanes;
-  const int k = e.in_tree ? find_task<Simd>(l, se) : l.n;
+  const int k = e.in_tree ? find_lane<Simd>(l, se, rq.min_vruntime, wrap_diff(e.deadline, rq.min_vruntime)) : l.n;
   EEVDF_ASSERT(k < l.n, "entity not in the tree");
   EEVDF_ASSERT(e.vruntime == l.vruntime()[k], "vruntime changed in the tree");
   if (e.vruntime == l.vruntime_min || e.vruntime == l.vruntime_max) l.vruntime_range_valid = false;

@@ -69,13 +69,15 @@ inline int first_eligible_simd(const Lanes& l, u64 v0, s64 thr, int from) {
       from);
 }
 
-inline int insert_position_simd(const Lanes& l, u64 v0, s64 rd) {
+inline int insert_position_simd(const Lanes& l, u64 v0, s64 rd) {  // counts: the lanes are sorted
   const v4u v0s = splat(v0);
   const v4s rds = splat(rd);
-  return first_hit(l.n, [&](int i) {
+  int count = 0;
+  for (int i = 0; i < l.n; i += Lanes::kLanes) {
     const v4s d = reinterpret_cast<v4s>(load4(l.deadline() + i) - v0s);
-    return bits_of(d > rds);
-  });
+    count += __builtin_popcount(bits_of(d <= rds) & valid_bits(i, l.n));
+  }
+  return count;
 }
 
 typedef int v8i __attribute__((vector_size(32)));
@@ -151,10 +153,15 @@ inline int first_eligible_scalar(const Lanes& l, u64 v0, s64 thr, int from) {
   return i;
 }
 
-inline int insert_position_scalar(const Lanes& l, u64 v0, s64 rd) {
-  int i = 0;
-  while (i < l.n && static_cast<s64>(l.deadline()[i] - v0) <= rd) ++i;
-  return i;
+inline int insert_position_scalar(const Lanes& l, u64 v0, s64 rd) {  // binary search
+  int lo = 0, len = l.n;
+  while (len > 0) {
+    const int half = len / 2;
+    const bool after = static_cast<s64>(l.deadline()[lo + half] - v0) <= rd;
+    lo = after ? lo + half + 1 : lo;
+    len = after ? len - half - 1 : half;
+  }
+  return lo;
 }
 
 inline int find_task_scalar(const Lanes& l, int se) {
@@ -259,6 +266,18 @@ int insert_position(const Lanes& l, u64 v0, s64 rd) { EEVDF_FAST_SCAN(insert_pos
 // The lane of task `se`, or l.n.
 template <bool Simd>
 int find_task(const Lanes& l, int se) { EEVDF_FAST_SCAN(find_task, l, se); }
+
+// The lane of task `se`, or l.n, when its deadline offset is probably `rd` (not
+// while a dequeue has made the deadline relative): the scalar build searches that
+// deadline among the sorted lanes and walks on from there, then everywhere; the SIMD
+// build compares 8 task indices at a time.
+template <bool Simd>
+int find_lane(const Lanes& l, int se, u64 v0, s64 rd) {
+  if constexpr (Simd) return find_task<Simd>(l, se);
+  int i = rd == INT64_MIN ? 0 : detail::insert_position_scalar(l, v0, rd - 1);  // the first lane at rd
+  while (i < l.n && l.task()[i] != se) ++i;
+  return i < l.n ? i : find_task<Simd>(l, se);
+}
 
 
 
