@@ -74,7 +74,8 @@ void compare_rq(Differ& d, const Ref& ref, const model::fast::FastMachine<Simd>&
   d.eq("cpu", cpu, "tree_seq_next", r.cfs.tree_seq_next, f.tree_seq_next);
   std::size_t k = 0;  // the fast model's lanes are kept in the tree's order
   for (const auto* se : r.cfs.timeline)
-    if (k < static_cast<std::size_t>(f.lanes.n)) d.eq("cpu", cpu, "tree order (task index by lane)", se->task, f.lanes.task()[k++]);
+    if (k < static_cast<std::size_t>(f.lanes.n))
+      d.eq("cpu", cpu, "tree order (task index by lane)", se->task, f.lanes.task()[k++]);
   if (r.ever_enqueued) d.eq64("cpu", cpu, "V (avg_vruntime)", ref.avg_vruntime_of(static_cast<int>(c)), fast.avg_vruntime_of(static_cast<int>(c)));
 }
 

@@ -44,11 +44,12 @@ int FastMachine<Simd>::pick_tree(Runqueue& rq) {
     if (slot == walked && walked < l.n) {
       const s64 w = static_cast<s64>(load);
       s64 product = 0;
+      const u64 v0 = rq.min_vruntime;
       const bool exact = load == 0 || load > static_cast<u64>(INT64_MAX) ||
-                         __builtin_mul_overflow(wrap_diff(vruntime_range(rq).vruntime_min, rq.min_vruntime), w, &product) ||
-                         __builtin_mul_overflow(wrap_diff(l.vruntime_max, rq.min_vruntime), w, &product);
+                         __builtin_mul_overflow(wrap_diff(vruntime_range(rq).vruntime_min, v0), w, &product) ||
+                         __builtin_mul_overflow(wrap_diff(l.vruntime_max, v0), w, &product);
       slot = exact ? pick_first_eligible(rq, avg, load, walked, l.n)
-                   : first_eligible<Simd>(l, rq.min_vruntime, avg / w - (avg % w < 0 ? 1 : 0), walked);
+                   : first_eligible<Simd>(l, v0, avg / w - (avg % w < 0 ? 1 : 0), walked);
     }
   } else {
     slot = pick_first_eligible(rq, avg, load, 0, l.n);

@@ -1,8 +1,9 @@
 // The scans over a runqueue's lanes (fast_state.h), which are kept sorted in the
 // tree's order, (deadline, insertion): the pick's first eligible lane (EEVDF_MODEL.md
 // §7.1), the insertion position and the shift that opens or closes a lane (§3.3), the
-// lane of an entity, and the smallest and largest vruntime (§4.3). Each exists twice: scalar, and with 4 x 64-bit lanes (GCC
-// vector extensions and AVX2 intrinsics where the translation unit enables AVX2).
+// lane of an entity, and the smallest and largest vruntime (§4.3). Each exists twice:
+// scalar, and with 4 x 64-bit lanes (GCC vector extensions and AVX2 intrinsics where
+// the translation unit enables AVX2).
 //
 // Virtual times are compared as offsets from v0, (s64)(x - v0): while no key
 // overflows (which the checked arithmetic reports), this is the order of the
@@ -88,7 +89,8 @@ inline int find_task_simd(const Lanes& l, int se) {
     v8i t;
     __builtin_memcpy(&t, l.task() + i, sizeof t);
     const unsigned valid = l.n - i >= 8 ? 0xffu : (1u << (l.n - i)) - 1;
-    const unsigned bits = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(reinterpret_cast<__m256i>(t == target))));
+    const __m256i equal = reinterpret_cast<__m256i>(t == target);
+    const unsigned bits = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(equal)));
     if ((bits & valid) != 0) return i + __builtin_ctz(bits & valid);
   }
   return l.n;
