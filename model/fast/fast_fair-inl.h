@@ -113,8 +113,10 @@ u64 FastMachine<Simd>::cfs_rq_min_slice(const Runqueue& rq) const {
 }
 
 // Moves the lanes to the middle of their buffers, with room for n/2 + kPad more on
-// each side, in place while the buffers are big enough (they only grow).
-inline void recenter(Lanes& l) {
+// each side, in place while the buffers are big enough (they only grow). A template
+// so that each build has its own copy (see EEVDF_FAST_SCAN in fast_scan.h).
+template <bool Simd>
+void recenter(Lanes& l) {
   const auto size = static_cast<std::size_t>(2 * l.n + 4 * Lanes::kPad);
   const int first = l.n / 2 + Lanes::kPad;
   if (l.vruntime_buf.size() < size) {
@@ -143,7 +145,7 @@ void FastMachine<Simd>::enqueue_entity_tree(Runqueue& rq, int se) {
   Lanes& l = rq.lanes;
   const int k = insert_position<Simd>(l, rq.min_vruntime, wrap_diff(e.deadline, rq.min_vruntime));
   const bool room = (k < l.n - k && l.first > 0) || idx(l.first + l.n + 1 + Lanes::kPad) <= l.vruntime_buf.size();
-  if (!room) recenter(l);
+  if (!room) recenter<Simd>(l);
   open_lane<Simd>(l, k);
   l.vruntime()[k] = e.vruntime;
   l.deadline()[k] = e.deadline;

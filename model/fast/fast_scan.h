@@ -245,10 +245,13 @@ void close_lane(Lanes& l, int k) {
 
 }  // namespace detail
 
+// `else`: each build references only its own helpers. The helpers are inline and
+// compiled into both translation units with different flags; a build that named the
+// other's could link to the copy compiled for the other (vectorized for AVX2).
 #if defined(__AVX2__)
 #define EEVDF_FAST_SCAN(name, ...) \
   if constexpr (Simd) return detail::name##_simd(__VA_ARGS__); \
-  return detail::name##_scalar(__VA_ARGS__)
+  else return detail::name##_scalar(__VA_ARGS__)
 #else
 #define EEVDF_FAST_SCAN(name, ...) \
   static_assert(!Simd, "the SIMD build needs AVX2 (fast_simd.cpp is compiled with -mavx2)"); \
@@ -275,10 +278,13 @@ int find_task(const Lanes& l, int se) { EEVDF_FAST_SCAN(find_task, l, se); }
 // build compares 8 task indices at a time.
 template <bool Simd>
 int find_lane(const Lanes& l, int se, u64 v0, s64 rd) {
-  if constexpr (Simd) return find_task<Simd>(l, se);
-  int i = rd == INT64_MIN ? 0 : detail::insert_position_scalar(l, v0, rd - 1);  // the first lane at rd
-  while (i < l.n && l.task()[i] != se) ++i;
-  return i < l.n ? i : find_task<Simd>(l, se);
+  if constexpr (Simd) {
+    return find_task<Simd>(l, se);
+  } else {
+    int i = rd == INT64_MIN ? 0 : detail::insert_position_scalar(l, v0, rd - 1);  // the first lane at rd
+    while (i < l.n && l.task()[i] != se) ++i;
+    return i < l.n ? i : find_task<Simd>(l, se);
+  }
 }
 
 
