@@ -74,6 +74,10 @@ void compare_rq(Differ& d, const Ref& ref, const model::fast::FastMachine<Simd>&
   d.eq64("cpu", cpu, "min_vruntime (v0)", r.cfs.min_vruntime, f.min_vruntime);
   d.eq("cpu", cpu, "tree size", r.cfs.timeline.size(), static_cast<std::size_t>(f.lanes.n));
   d.eq("cpu", cpu, "tree_seq_next", r.cfs.tree_seq_next, f.tree_seq_next);
+  std::size_t k = 0;  // the fast model's lanes are kept in the tree's order
+  for (const auto* se : r.cfs.timeline)
+    if (k < static_cast<std::size_t>(f.lanes.n))
+      d.eq("cpu", cpu, "tree order (task index by lane)", se->task, f.lanes.task()[k++]);
   if (r.ever_enqueued) d.eq64("cpu", cpu, "V (avg_vruntime)", ref.avg_vruntime_of(static_cast<int>(c)), fast.avg_vruntime_of(static_cast<int>(c)));
 }
 
@@ -109,14 +113,15 @@ void compare_task(Differ& d, const Ref& ref, const model::fast::FastMachine<Simd
   }
   const auto& cfs = ref.rqs()[static_cast<std::size_t>(rt.cpu)].cfs;
   const bool in_tree = rs.on_rq && cfs.curr != &rs;
-  d.eq("task", id, "in the tree", in_tree, fs.slot >= 0);
-  if (!in_tree || fs.slot < 0) return;
+  const int slot = fast.tree_slot(static_cast<int>(i));
+  d.eq("task", id, "in the tree", in_tree, slot >= 0);
+  if (!in_tree || slot < 0) return;
   const auto& lanes = fast.rqs()[static_cast<std::size_t>(ft.cpu)].lanes;
-  const std::size_t k = static_cast<std::size_t>(fs.slot);
-  d.eq("task", id, "tree insertion sequence", rs.tree_seq, lanes.seq[k]);
-  d.eq64("task", id, "tree deadline", rs.tree_deadline, lanes.deadline[k]);
-  d.eq64("task", id, "tree vruntime", rs.tree_vruntime, lanes.vruntime[k]);
-  d.eq("task", id, "tree slice", rs.tree_slice, lanes.slice[k]);
+  const std::size_t k = static_cast<std::size_t>(slot);
+  d.eq("task", id, "tree insertion sequence", rs.tree_seq, fs.tree_seq);
+  d.eq64("task", id, "tree deadline", rs.tree_deadline, lanes.deadline()[k]);
+  d.eq64("task", id, "tree vruntime", rs.tree_vruntime, lanes.vruntime()[k]);
+  d.eq("task", id, "tree slice", rs.tree_slice, fs.slice);  // a queued entity's slice stays
 }
 
 bool any_overflow(const Ref& m) {

@@ -15,8 +15,9 @@ namespace eevdf::model::fast {
 namespace detail {
 
 // The reference's wording (model/core_events-inl.h), so that both models reject an
-// illegal event with the same reason.
-inline std::string illegal(const char* verb, int id, task_state s) {
+// illegal event with the same reason. Static: each build has its own copy (see
+// EEVDF_FAST_SCAN in fast_scan.h).
+static std::string illegal(const char* verb, int id, task_state s) {
   static constexpr const char* words[] = {"new", "running", "queued", "delayed", "blocked", "exited"};
   return std::string("`") + verb + "` is illegal for task " + std::to_string(id) + ", which is " +
          words[static_cast<int>(s)];

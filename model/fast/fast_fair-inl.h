@@ -60,6 +60,19 @@ void FastMachine<Simd>::avg_vruntime_sub(Runqueue& rq, int se) {
   rq.avg_load -= w;
 }
 
+// The cached smallest and largest vruntime of the lanes, rescanned once invalidated.
+template <bool Simd>
+const Lanes& FastMachine<Simd>::vruntime_range(Runqueue& rq) {
+  Lanes& l = rq.lanes;
+  if (!l.vruntime_range_valid) {
+    const KeyRange r = key_range<Simd>(l, rq.min_vruntime);
+    l.vruntime_min = wrap_add(rq.min_vruntime, r.min);
+    l.vruntime_max = wrap_add(rq.min_vruntime, r.max);
+    l.vruntime_range_valid = true;
+  }
+  return l;
+}
+
 // §4.3 update_min_vruntime(): v0 moves forward to min(curr, the tree's leftmost
 // vruntime); S is re-based exactly.
 template <bool Simd>
@@ -67,12 +80,7 @@ void FastMachine<Simd>::update_min_vruntime(Runqueue& rq) {
   const bool curr = curr_on_rq(rq);
   u64 vruntime = curr ? se_[idx(rq.cfs_curr)].vruntime : rq.min_vruntime;
   if (rq.lanes.n > 0) {
-    Lanes& l = rq.lanes;
-    if (!l.vruntime_min_valid) {
-      l.vruntime_min = wrap_add(rq.min_vruntime, min_key<Simd>(l, rq.min_vruntime));
-      l.vruntime_min_valid = true;
-    }
-    const u64 tree_min = l.vruntime_min;
+    const u64 tree_min = vruntime_range(rq).vruntime_min;
     vruntime = !curr || wrap_diff(tree_min, vruntime) < 0 ? tree_min : vruntime;
   }
   const s64 delta = wrap_diff(vruntime, rq.min_vruntime);
@@ -88,63 +96,103 @@ u64 FastMachine<Simd>::cfs_rq_min_slice(const Runqueue& rq) const {
   const u64 curr = curr_on_rq(rq) ? se_[idx(rq.cfs_curr)].slice : ~u64{0};
   const Lanes& l = rq.lanes;
   if (l.n == 0) return curr;
-  if (!l.slice_min_valid) {
-    l.slice_min = min_slice(l);
+  if (!l.slice_min_valid) {  // rescan, counting the holders
+    l.slice_min = ~u64{0};
+    l.slice_min_holders = 0;
+    for (int i = 0; i < l.n; ++i) {
+      const u64 slice = se_[idx(l.task()[i])].slice;
+      if (slice < l.slice_min) {
+        l.slice_min = slice;
+        l.slice_min_holders = 0;
+      }
+      l.slice_min_holders += slice == l.slice_min ? 1u : 0u;
+    }
     l.slice_min_valid = true;
   }
   return std::min(curr, l.slice_min);
 }
 
-// §3.3 __enqueue_entity(): into the sums and a new last lane, after every earlier
-// insertion in the tie order.
+// Moves the lanes to the middle of their buffers, with room for n/2 + kPad more on
+// each side, in place while the buffers are big enough (they only grow). A template
+// so that each build has its own copy (see EEVDF_FAST_SCAN in fast_scan.h).
+template <bool Simd>
+void recenter(Lanes& l) {
+  const auto size = static_cast<std::size_t>(2 * l.n + 4 * Lanes::kPad);
+  const int first = l.n / 2 + Lanes::kPad;
+  if (l.vruntime_buf.size() < size) {
+    l.vruntime_buf.resize(size);
+    l.deadline_buf.resize(size);
+    l.task_buf.resize(size, -1);
+  }
+  const auto move = [&](auto& buf) {
+    const auto from = buf.begin() + l.first, to = buf.begin() + first;
+    if (first < l.first) std::copy(from, from + l.n, to);
+    else std::copy_backward(from, from + l.n, to + l.n);
+  };
+  move(l.vruntime_buf);
+  move(l.deadline_buf);
+  move(l.task_buf);
+  l.first = first;
+}
+
+// §3.3 __enqueue_entity(): into the sums and the lanes, after every lane with an
+// earlier deadline or the same deadline and an earlier insertion.
 template <bool Simd>
 void FastMachine<Simd>::enqueue_entity_tree(Runqueue& rq, int se) {
   Entity& e = se_[idx(se)];
-  EEVDF_ASSERT(e.slot < 0, "entity already in the tree");
+  EEVDF_ASSERT(!e.in_tree, "entity already in the tree");
   avg_vruntime_add(rq, se);
   Lanes& l = rq.lanes;
-  const std::size_t needed = static_cast<std::size_t>((l.n + Lanes::kLanes) / Lanes::kLanes * Lanes::kLanes);
-  if (l.vruntime.size() < needed) {
-    for (auto* v : {&l.vruntime, &l.deadline, &l.seq, &l.slice}) v->resize(needed + Lanes::kLanes);
-    l.task.resize(needed + Lanes::kLanes, -1);
-  }
-  const std::size_t k = idx(l.n);
+  const int k = insert_position<Simd>(l, rq.min_vruntime, wrap_diff(e.deadline, rq.min_vruntime));
+  const bool room = (k < l.n - k && l.first > 0) || idx(l.first + l.n + 1 + Lanes::kPad) <= l.vruntime_buf.size();
+  if (!room) recenter<Simd>(l);
+  open_lane<Simd>(l, k);
+  l.vruntime()[k] = e.vruntime;
+  l.deadline()[k] = e.deadline;
+  l.task()[k] = se;
   e.tree_seq = rq.tree_seq_next++;
-  l.vruntime[k] = e.vruntime;
-  l.deadline[k] = e.deadline;
-  l.seq[k] = e.tree_seq;
-  l.slice[k] = e.slice;
-  l.task[k] = se;
-  if (l.n == 0 || (l.vruntime_min_valid && wrap_diff(e.vruntime, l.vruntime_min) < 0)) {
-    l.vruntime_min = e.vruntime;
-    l.vruntime_min_valid = true;
+  if (l.n == 0) {
+    l.vruntime_min = l.vruntime_max = e.vruntime;
+    l.vruntime_range_valid = true;
+  } else if (l.vruntime_range_valid) {
+    if (wrap_diff(e.vruntime, l.vruntime_min) < 0) l.vruntime_min = e.vruntime;
+    if (wrap_diff(e.vruntime, l.vruntime_max) > 0) l.vruntime_max = e.vruntime;
   }
   if (l.n == 0 || (l.slice_min_valid && e.slice < l.slice_min)) {
     l.slice_min = e.slice;
+    l.slice_min_holders = 1;
     l.slice_min_valid = true;
+  } else if (l.slice_min_valid && e.slice == l.slice_min) {
+    ++l.slice_min_holders;
   }
-  e.slot = l.n++;
+  ++l.n;
+  e.in_tree = true;
 }
 
-// §3.3 __dequeue_entity(): the last lane moves into the freed one.
+// §3.3 __dequeue_entity(): the later lanes move down by one.
 template <bool Simd>
 void FastMachine<Simd>::dequeue_entity_tree(Runqueue& rq, int se) {
   Entity& e = se_[idx(se)];
   Lanes& l = rq.lanes;
-  EEVDF_ASSERT(e.slot >= 0 && e.slot < l.n && l.task[idx(e.slot)] == se, "entity not in the tree");
-  EEVDF_ASSERT(e.vruntime == l.vruntime[idx(e.slot)], "vruntime changed in the tree");
-  const std::size_t k = idx(e.slot), last = idx(l.n - 1);
-  if (l.vruntime[k] == l.vruntime_min) l.vruntime_min_valid = false;
-  if (l.slice[k] == l.slice_min) l.slice_min_valid = false;
-  l.vruntime[k] = l.vruntime[last];
-  l.deadline[k] = l.deadline[last];
-  l.seq[k] = l.seq[last];
-  l.slice[k] = l.slice[last];
-  l.task[k] = l.task[last];
-  se_[idx(l.task[k])].slot = e.slot;
+  const int k = e.in_tree ? find_lane<Simd>(l, se, rq.min_vruntime, wrap_diff(e.deadline, rq.min_vruntime)) : l.n;
+  EEVDF_ASSERT(k < l.n, "entity not in the tree");
+  EEVDF_ASSERT(e.vruntime == l.vruntime()[k], "vruntime changed in the tree");
+  if (e.vruntime == l.vruntime_min || e.vruntime == l.vruntime_max) l.vruntime_range_valid = false;
+  if (l.slice_min_valid && e.slice == l.slice_min && --l.slice_min_holders == 0) l.slice_min_valid = false;
+  close_lane<Simd>(l, k);
   --l.n;
-  e.slot = -1;
+  e.in_tree = false;
   avg_vruntime_sub(rq, se);
+}
+
+// The lane of an entity in its runqueue's tree, -1 when it is not in the tree.
+template <bool Simd>
+int FastMachine<Simd>::tree_slot(int p) const {
+  const Entity& e = se_[idx(p)];
+  if (!e.in_tree) return -1;
+  const Lanes& l = rqs_[idx(tasks_[idx(p)].cpu)].lanes;
+  const int pos = find_task<Simd>(l, p);
+  return pos < l.n ? pos : -1;
 }
 
 // §1.3 calc_delta_fair() with this runqueue's overflow report.

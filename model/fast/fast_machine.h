@@ -54,6 +54,7 @@ class FastMachine {
   bool protected_slice(int p) const;    // protect_slice of curr (§7.3)
   bool overflowed(int cpu) const { return rqs_[static_cast<std::size_t>(cpu)].overflows != 0; }
   void clear_overflows();
+  int tree_slot(int p) const;  // p's lane in its runqueue's tree (rqs()[cpu].lanes), -1: not in it
 
  private:
   // kernel/sched/fair.c (fast_fair-inl.h, fast_pick-inl.h, fast_queue-inl.h)
@@ -65,6 +66,7 @@ class FastMachine {
   u64 avg_vruntime(const Runqueue& rq) const { return wrap_add(rq.min_vruntime, avg_vruntime_offset(rq)); }
   void avg_vruntime_add(Runqueue& rq, int se);
   void avg_vruntime_sub(Runqueue& rq, int se);
+  const Lanes& vruntime_range(Runqueue& rq);
   void update_min_vruntime(Runqueue& rq);
   u64 cfs_rq_min_slice(const Runqueue& rq) const;
   void enqueue_entity_tree(Runqueue& rq, int se);
@@ -72,7 +74,8 @@ class FastMachine {
   u64 calc_delta_fair(const Runqueue& rq, u64 delta, int se) const;
   void check_key(const Runqueue& rq, s64 old_key, u64 increment) const;
   int pick_eevdf(Runqueue& rq, bool protect, bool wakeup = false);
-  int pick_tree_exact(Runqueue& rq);
+  int pick_first_eligible(const Runqueue& rq, s64 avg, u64 load, int from, int to) const;
+  int pick_tree(Runqueue& rq);
   bool update_deadline(Runqueue& rq, int se);
   void update_curr(Runqueue& rq);
   void update_entity_lag(Runqueue& rq, int se, bool clamp = true);
@@ -134,7 +137,6 @@ class FastMachine {
   std::vector<int> index_by_id_;              // id -> index when ids are small
   std::unordered_map<int, int> index_of_id_;  // the others
   std::vector<u64> pending_;                  // bit c: CPU c has need_resched
-  std::vector<int> order_;  // scratch for the exact pick
   u64 now_ = 0;
 };
 

@@ -3,7 +3,7 @@
 // 6.18 profile. Included by fast_fair-inl.h only.
 #pragma once
 
-#include <algorithm>  // std::sort, std::min
+#include <algorithm>  // std::min
 
 #include "model/fast/fast_machine.h"
 #include "model/fast/fast_scan.h"
@@ -11,57 +11,65 @@
 
 namespace eevdf::model::fast {
 
-// §7.1 step 5, exactly as the reference visits it: the lanes in (deadline, insertion)
-// order, the first eligible one. Taken only when key*W overflows for some lane, where
-// the kernel's wrapped product decides and each visited overflow is reported.
+// §7.1 step 5 as the reference visits it: the lanes [from, to) in tree order, the
+// first eligible one, else `to` (avg >= key*W, the kernel's product, each overflow
+// reported).
+// Queues are short and the first lane is the pick in most picks (60% on the bench
+// traces, 85% within four lanes), so this walk beats a division for a threshold.
 template <bool Simd>
-int FastMachine<Simd>::pick_tree_exact(Runqueue& rq) {
+int FastMachine<Simd>::pick_first_eligible(const Runqueue& rq, s64 avg, u64 load, int from, int to) const {
   const Lanes& l = rq.lanes;
-  order_.resize(idx(l.n));
-  for (int i = 0; i < l.n; ++i) order_[idx(i)] = i;
-  const u64 v0 = rq.min_vruntime;
-  std::sort(order_.begin(), order_.end(), [&](int a, int b) {
-    const s64 da = wrap_diff(l.deadline[idx(a)], v0), db = wrap_diff(l.deadline[idx(b)], v0);
-    return da != db ? da < db : l.seq[idx(a)] < l.seq[idx(b)];
-  });
-  for (int i : order_)
-    if (vruntime_eligible(rq, l.vruntime[idx(i)])) return l.task[idx(i)];
-  return -1;
+  const s64 w = as_s64(load, rq, "W as s64");
+  for (int i = from; i < to; ++i)
+    if (avg >= checked_mul(wrap_diff(l.vruntime()[i], rq.min_vruntime), w, rq, "key*W in vruntime_eligible"))
+      return i;
+  return to;
 }
 
-// §7.1 __pick_eevdf(). Eligibility avg >= key*W is, while key*W fits s64, the same as
-// key <= floor(avg / W): one threshold per pick, so the lanes only compare keys.
+// §7.1 __pick_eevdf(), tree part: the first eligible lane. The SIMD build walks the
+// first vector's lanes, then scans the rest in threshold form: eligibility avg >= key*W
+// is, while key*W fits s64, the same as key <= floor(avg / W), so the lanes only
+// compare keys (one division per scan); when the keys' range makes key*W overflow,
+// it walks on instead.
+template <bool Simd>
+int FastMachine<Simd>::pick_tree(Runqueue& rq) {
+  const Lanes& l = rq.lanes;
+  s64 avg = 0;
+  u64 load = 0;
+  curr_in_sums(rq, avg, load, "key*w of curr in vruntime_eligible", "sum of key*w in vruntime_eligible");
+  int slot = l.n;
+  if constexpr (Simd) {
+    const int walked = std::min(l.n, Lanes::kLanes);
+    slot = pick_first_eligible(rq, avg, load, 0, walked);
+    if (slot == walked && walked < l.n) {
+      const s64 w = static_cast<s64>(load);
+      s64 product = 0;
+      const u64 v0 = rq.min_vruntime;
+      const bool exact = load == 0 || load > static_cast<u64>(INT64_MAX) ||
+                         __builtin_mul_overflow(wrap_diff(vruntime_range(rq).vruntime_min, v0), w, &product) ||
+                         __builtin_mul_overflow(wrap_diff(l.vruntime_max, v0), w, &product);
+      slot = exact ? pick_first_eligible(rq, avg, load, walked, l.n)
+                   : first_eligible<Simd>(l, v0, avg / w - (avg % w < 0 ? 1 : 0), walked);
+    }
+  } else {
+    slot = pick_first_eligible(rq, avg, load, 0, l.n);
+  }
+  return slot < l.n ? l.task()[slot] : -1;
+}
+
+// §7.1 __pick_eevdf().
 template <bool Simd>
 int FastMachine<Simd>::pick_eevdf(Runqueue& rq, bool protect, bool wakeup) {
   EEVDF_ASSERT(rq.nr_queued > 0, "pick on an empty runqueue");
   if (rq.nr_queued == 1 && curr_on_rq(rq)) return rq.cfs_curr;
   const Lanes& l = rq.lanes;
-  if (rq.nr_queued == 1) {  // the leftmost entity, eligible or not
-    if (l.n == 0) return -1;
-    return l.task[idx(scan_pick<Simd>(l, rq.min_vruntime, INT64_MAX).slot)];
-  }
+  if (rq.nr_queued == 1) return l.n == 0 ? -1 : l.task()[0];  // the leftmost entity, eligible or not
   int curr = rq.cfs_curr;
   const bool keep_ineligible = wakeup && protect && curr >= 0 && se_[idx(curr)].on_rq &&
                                cfg_.feat(Feature::RUN_TO_PARITY_WAKEUP) && protect_slice(rq, curr);
   if (curr >= 0 && (!se_[idx(curr)].on_rq || (!keep_ineligible && !entity_eligible(rq, curr)))) curr = -1;
   if (curr >= 0 && protect && protect_slice(rq, curr)) return curr;
-  int best = -1;
-  if (l.n > 0) {
-    s64 avg = 0;
-    u64 load = 0;
-    curr_in_sums(rq, avg, load, "key*w of curr in vruntime_eligible", "sum of key*w in vruntime_eligible");
-    if (load == 0 || load > static_cast<u64>(INT64_MAX)) {
-      best = pick_tree_exact(rq);
-    } else {
-      const s64 w = static_cast<s64>(load);
-      const s64 thr = avg / w - (avg % w < 0 ? 1 : 0);  // floor
-      const ScanResult r = scan_pick<Simd>(l, rq.min_vruntime, thr);
-      s64 product = 0;
-      const bool overflows =
-          __builtin_mul_overflow(r.key_min, w, &product) || __builtin_mul_overflow(r.key_max, w, &product);
-      best = overflows ? pick_tree_exact(rq) : (r.slot < 0 ? -1 : l.task[idx(r.slot)]);
-    }
-  }
+  int best = l.n > 0 ? pick_tree(rq) : -1;
   if (best < 0 || (curr >= 0 && wrap_diff(se_[idx(curr)].deadline, se_[idx(best)].deadline) < 0)) best = curr;
   return best;
 }

@@ -23,7 +23,7 @@ struct Entity {
   u64 sum_exec_runtime = 0;
   u64 prev_sum_exec_runtime = 0;
   u64 tree_seq = 0;       // insertion order while in the tree: the deadline tie-break
-  int slot = -1;          // index in its runqueue's lanes, -1 when not in the tree
+  bool in_tree = false;   // in its runqueue's lanes (queued and not curr)
   int nice = 0;           // the weight and calc_delta factor are the table's at this nice
   bool custom_slice = false;
   bool on_rq = false;     // se->on_rq
@@ -43,22 +43,36 @@ struct Task {
 };
 
 // The tree of one cfs_rq as parallel arrays (§3.3): lane i holds one queued entity's
-// vruntime, deadline and slice as inserted, its insertion sequence and its task. Order
-// is irrelevant (removal swaps the last lane in): the pick is a scan, not a descent.
-// The arrays are kept padded to a multiple of kLanes so that a vector load never
-// reads past the end; lanes at and beyond `n` are masked off.
+// vruntime and deadline and its task. The lanes are kept in the tree's order,
+// (deadline, insertion), so that the pick is the first eligible lane, walked as the
+// reference walks its set. They sit in the middle of their buffers, with room on
+// both sides: an insertion or removal shifts the lanes on its shorter side by one, so
+// taking the leftmost (most picks) shifts nothing. Only what the scans read is here:
+// an entity's insertion sequence and slice stay in its Entity (they do not change
+// while it is in the tree). At least kPad lanes follow the last one, so that a
+// vector load never reads past the buffer; lanes at and beyond `n` are masked off.
 struct Lanes {
   static constexpr int kLanes = 4;  // 4 x 64 bits: one AVX2 register
-  std::vector<u64> vruntime, deadline, seq, slice;
-  std::vector<int> task;
+  static constexpr int kPad = 8;    // 8 x 32-bit task indices: one AVX2 register
+  std::vector<u64> vruntime_buf, deadline_buf;
+  std::vector<int> task_buf;
+  int first = 0;  // the buffer index of lane 0
   int n = 0;
-  // The smallest vruntime and slice in the lanes, kept on insertion and recomputed
-  // by a scan only after the holder of the minimum leaves (update_curr reads the
-  // first on every charge, set_next_entity the second).
-  bool vruntime_min_valid = false;
-  u64 vruntime_min = 0;
+  const u64* vruntime() const { return vruntime_buf.data() + first; }
+  const u64* deadline() const { return deadline_buf.data() + first; }
+  const int* task() const { return task_buf.data() + first; }
+  u64* vruntime() { return vruntime_buf.data() + first; }
+  u64* deadline() { return deadline_buf.data() + first; }
+  int* task() { return task_buf.data() + first; }
+  // The smallest and largest vruntime and the smallest slice in the lanes, kept on
+  // insertion and recomputed by a scan only after a holder leaves (update_curr reads
+  // the smallest vruntime on every charge, the pick the range to rule out overflow,
+  // set_next_entity the smallest slice, which many entities share: hence a count).
+  bool vruntime_range_valid = false;
+  u64 vruntime_min = 0, vruntime_max = 0;
   mutable bool slice_min_valid = false;  // mutable: cfs_rq_min_slice is a read
   mutable u64 slice_min = 0;
+  mutable unsigned slice_min_holders = 0;
 };
 
 // A runqueue and its cfs_rq (§3.2), task indices instead of pointers (-1: none).

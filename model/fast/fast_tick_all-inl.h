@@ -42,10 +42,7 @@ bool FastMachine<Simd>::tick_lane_gather(Runqueue& rq, TickLanes& l) {
   EEVDF_ASSERT(l.n < TickLanes::kMax, "a full chunk is applied before the next gather");
   const Entity& e = se_[idx(curr)];
   Lanes& tree = rq.lanes;
-  if (tree.n > 0 && !tree.vruntime_min_valid) {  // update_min_vruntime's refill, no report in it
-    tree.vruntime_min = wrap_add(rq.min_vruntime, min_key<Simd>(tree, rq.min_vruntime));
-    tree.vruntime_min_valid = true;
-  }
+  if (tree.n > 0) vruntime_range(rq);  // update_min_vruntime's refill, no report in it
   const std::size_t k = idx(l.n++);
   const std::size_t nice = idx(e.nice - NICE_MIN);
   l.cpu[k] = rq.cpu;
