@@ -153,7 +153,7 @@ class TaskConservation final : public Property<A, P> {
   void before_event(const trace::Event& e) override {
     const auto& m = this->env_.m;
     involved_.clear();
-    if (e.task != 0) involved_.push_back(m.task_index(e.task));
+    if (e.task != 0) involved_.push_back(this->env_.task_index(e.task));
     for (int cpu : this->env_.touched) {
       const auto* curr = m.rqs().at(static_cast<std::size_t>(cpu)).curr;
       if (curr != nullptr) involved_.push_back(curr->se.task);

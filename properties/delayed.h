@@ -38,7 +38,7 @@ bool queued_on(const model::cfs_rq<A>& cfs, const entity<A>& se) {
 template <class A, class P>
 bool event_is(const Env<A, P>& env, trace::Verb verb, int task) {
   const trace::Event* e = env.event;
-  return e != nullptr && e->verb == verb && e->task != 0 && env.m.task_index(e->task) == task;
+  return e != nullptr && e->verb == verb && e->task != 0 && env.task_index(e->task) == task;
 }
 
 // V - v with V recounted from the queue (§4.1; floored in the kernel arithmetic),
@@ -242,7 +242,7 @@ class DelayedCompletion final : public Property<A, P> {
     picks_.clear();
     wake_ = {};
     if (e.verb != trace::Verb::wake) return;
-    const int index = this->env_.m.task_index(e.task);
+    const int index = this->env_.task_index(e.task);
     const auto& t = this->env_.m.tasks().at(static_cast<std::size_t>(index));
     if (!t.se.sched_delayed) return;
     const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
@@ -593,8 +593,8 @@ class LagBound final : public Property<A, P> {
     const auto& tasks = this->env_.m.tasks();
     if (seen_.size() != tasks.size()) seen_.resize(tasks.size());
     const bool renamed = e.verb == trace::Verb::renice || e.verb == trace::Verb::setslice;
-    const int named = renamed ? this->env_.m.task_index(e.task) : -1;
-    const int forked = e.verb == trace::Verb::fork ? this->env_.m.task_index(e.task) : -1;
+    const int named = renamed ? this->env_.task_index(e.task) : -1;
+    const int forked = e.verb == trace::Verb::fork ? this->env_.task_index(e.task) : -1;
     const auto was_member = [&](int task) {
       const Seen& seen = seen_[static_cast<std::size_t>(task)];
       return seen.cpu == cpu && seen.generation == s.generation;
@@ -708,9 +708,9 @@ void register_delayed(Table<A, P>& table) {
   // One table of lags per run, shared by the two bounds (a table is built per run).
   auto lags = std::make_shared<delayed_detail::LagTable<A>>();
   table.push_back({"lag_bound_steady", [lags](Env<A, P>& env) {
-                     return std::make_unique<LagBound<A, P>>(env, true, lags);
+                     return make_property<LagBound<A, P>>(env, true, lags);
                    }});
-  table.push_back({"lag_bound", [lags](Env<A, P>& env) { return std::make_unique<LagBound<A, P>>(env, false, lags); }});
+  table.push_back({"lag_bound", [lags](Env<A, P>& env) { return make_property<LagBound<A, P>>(env, false, lags); }});
 }
 
 }  // namespace eevdf::properties

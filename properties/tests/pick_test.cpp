@@ -5,6 +5,7 @@
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "properties/pick.h"
 #include "properties/tests/harness.h"
 
 using eevdf::properties::testing::Harness;
@@ -95,4 +96,20 @@ task 3
   Harness<K> injected(text, {"delayed_never_runs"}, {"buddy_accepts_delayed"});
   injected.apply_until();
   CHECK(injected.sink.count("delayed_never_runs") == 1);
+}
+
+// The Checker calls a property only at the hooks its class overrides (hooks.h): the
+// masks are found at compile time, from the classes' own declarations.
+TEST_CASE("a property's hook mask names exactly the hooks it overrides", "[hooks]") {
+  using eevdf::properties::Hook;
+  using eevdf::properties::hook_bit;
+  using eevdf::properties::hooks_of;
+  using P18 = eevdf::model::profile_6_18;
+  constexpr auto pick_rules = hooks_of<eevdf::properties::PickRules<K, P18>, K, P18>();
+  static_assert(pick_rules == (hook_bit(Hook::picked) | hook_bit(Hook::after_event)));
+  constexpr auto never_runs = hooks_of<eevdf::properties::DelayedNeverRuns<K, P18>, K, P18>();
+  static_assert(never_runs == (hook_bit(Hook::set_next) | hook_bit(Hook::buddy_set)));
+  CHECK(pick_rules != never_runs);
+  // A mask-less property (made without make_property) is called everywhere.
+  CHECK(eevdf::properties::kAllHooks == hook_bit(Hook::count) - 1);
 }
