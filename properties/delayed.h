@@ -423,12 +423,11 @@ class LagTable {
     entry.rows.clear();
     const QueueFacts<A>& f = env.facts(cpu);
     const typename A::value V = f.avg_vruntime();
-    for (const int task : f.tasks) {
-      const auto& se = env.m.tasks().at(static_cast<std::size_t>(task)).se;
-      typename A::value lag_w = V - se.vruntime;
-      lag_w *= typename A::value(brute::weight_of(se.load.weight));
+    for (const auto& member : f.members) {  // the recount's scaled weight of each
+      typename A::value lag_w = V - member.se->vruntime;
+      lag_w *= typename A::value(member.weight);
       if (lag_w < 0) lag_w = -lag_w;
-      entry.rows.push_back({&se, std::move(lag_w)});
+      entry.rows.push_back({member.se, std::move(lag_w)});
     }
     return entry.rows;
   }
