@@ -136,8 +136,9 @@ class DelayedEntry final : public Property<A, P> {
     for (int cpu : this->env_.touched) {
       const QueueFacts<A>& f = this->env_.facts(cpu);  // the recount shared by the checks
       if (f.delayed == 0) continue;
-      for (const int task : f.tasks) {
-        const auto& se = this->env_.m.tasks().at(static_cast<std::size_t>(task)).se;
+      for (const auto& member : f.members) {
+        const int task = member.se->task;
+        const auto& se = *member.se;
         if (!se.sched_delayed || known(task)) continue;
         this->fail(cpu, this->env_.id_of(se), "sched_delayed without a delay_entered",
                    "an entity becomes delayed only through the sleep path of dequeue_entity");
@@ -603,7 +604,8 @@ class LagBound final : public Property<A, P> {
     std::size_t kept = 0;
     s.r_max = 0;
     s.slices_fit = true;
-    for (const int task : f.tasks) {
+    for (const auto& member : f.members) {
+      const int task = member.se->task;
       const std::uint64_t slice = tasks[static_cast<std::size_t>(task)].se.slice;
       if (was_member(task)) {
         ++kept;
@@ -620,9 +622,11 @@ class LagBound final : public Property<A, P> {
     }
     breaks = breaks || (steady_ && kept < s.count);  // a leave
     ++s.generation;
-    for (const int task : f.tasks)
+    for (const auto& member : f.members) {
+      const int task = member.se->task;
       seen_[static_cast<std::size_t>(task)] = {cpu, s.generation, tasks[static_cast<std::size_t>(task)].se.slice};
-    s.count = f.tasks.size();
+    }
+    s.count = f.members.size();
     return breaks;
   }
 

@@ -77,12 +77,10 @@ struct QueueFacts {
   std::uint64_t custom_slice_min = ~std::uint64_t{0};  // over custom slices in Q
   std::uint64_t custom_slice_max = 0;
   unsigned absurd_slices = 0;         // slices of 0 or U64_MAX in Q
-  // Q's members, its task indices and entities, in one order (a recount's: the tree
-  // in deadline order, then curr; a patch appends and removes), for the checks that
-  // walk Q again at the same hook: vectors instead of the tree's nodes.
+  // Q's members (a recount's order: the tree in deadline order, then curr; a patch
+  // appends and removes), for the checks that walk Q again at the same hook: a
+  // vector instead of the tree's nodes.
   std::vector<Member> members;
-  std::vector<int> tasks;
-  std::vector<const entity*> entities;
   // The two smallest slices of Q and the entity of the smallest (min_slice_except).
   std::uint64_t slice_min = ~std::uint64_t{0}, slice_second = ~std::uint64_t{0};
   const entity* slice_min_entity = nullptr;
@@ -92,18 +90,18 @@ struct QueueFacts {
   // walk differently as more instantiations share it.
   [[gnu::flatten]] void recount(const model::cfs_rq<A>& cfs) {
     clear(cfs.min_vruntime);
-    for (const auto* se : cfs.timeline) add(member(*se, true));
-    if (cfs.curr != nullptr && cfs.curr->on_rq) add(member(*cfs.curr, false));
+    for (const auto* se : cfs.timeline) add(*se, true);
+    if (cfs.curr != nullptr && cfs.curr->on_rq) add(*cfs.curr, false);
   }
 
   // §3.3 the model moved `se` (model::queue_move) and changed nothing else since this
   // recount: Q as for_each_queued sees it gains or loses that one entity.
   void patch(const entity& se, model::queue_move how) {
     switch (how) {
-      case model::queue_move::into_tree: add(member(se, true)); break;
+      case model::queue_move::into_tree: add(se, true); break;
       case model::queue_move::out_of_tree: drop(se, true); break;
       case model::queue_move::became_curr:
-        if (se.on_rq) add(member(se, false));
+        if (se.on_rq) add(se, false);
         break;
       case model::queue_move::left_curr:
         if (se.on_rq) drop(se, false);
@@ -145,11 +143,6 @@ struct QueueFacts {
   }
 
  private:
-  Member member(const entity& se, bool in_tree) const {
-    const std::uint64_t w = scaled_down(se.load.weight);
-    return {&se, (se.vruntime - q.v0) * typename A::value(w), w, se.load.weight, se.slice, se.custom_slice,
-            se.sched_delayed, in_tree};
-  }
   void clear(const typename A::value& v0) {
     q = QueueSums<A>();
     q.v0 = v0;
@@ -157,25 +150,25 @@ struct QueueFacts {
     tree_weights = q_weights = full_weight = 0;
     queued = delayed = absurd_slices = 0;
     members.clear();
-    tasks.clear();
-    entities.clear();
     slice_extremes();
   }
-  void add(const Member& m) {
+  // Counts `se` in: its values are read once, into its member.
+  void add(const entity& se, bool in_tree) {
+    const std::uint64_t w = scaled_down(se.load.weight);
+    const Member& m = members.emplace_back(Member{&se, (se.vruntime - q.v0) * typename A::value(w), w,
+                                                  se.load.weight, se.slice, se.custom_slice, se.sched_delayed,
+                                                  in_tree});
     q.keys += m.key_weight;
-    q.weights += typename A::value(m.weight);
-    q_weights += m.weight;
-    if (m.in_tree) {
+    q_weights += w;
+    q.weights = typename A::value(q_weights);
+    if (in_tree) {
       tree_keys += m.key_weight;
-      tree_weights += m.weight;
+      tree_weights += w;
     }
     full_weight += m.full_weight;
     ++queued;
     delayed += m.delayed ? 1 : 0;
     absurd_slices += m.slice == 0 || m.slice == ~std::uint64_t{0} ? 1 : 0;
-    members.push_back(m);
-    tasks.push_back(m.se->task);
-    entities.push_back(m.se);
     extend_slices(m);
   }
   void drop(const entity& se, bool in_tree) {
@@ -184,8 +177,8 @@ struct QueueFacts {
     EEVDF_ASSERT(i < members.size(), "a queue move patch drops an entity the recount did not count");
     const Member m = members[i];
     q.keys -= m.key_weight;
-    q.weights -= typename A::value(m.weight);
     q_weights -= m.weight;
+    q.weights = typename A::value(q_weights);
     if (m.in_tree) {
       tree_keys -= m.key_weight;
       tree_weights -= m.weight;
@@ -196,8 +189,6 @@ struct QueueFacts {
     absurd_slices -= m.slice == 0 || m.slice == ~std::uint64_t{0} ? 1 : 0;
     const auto at = static_cast<std::ptrdiff_t>(i);
     members.erase(members.begin() + at);
-    tasks.erase(tasks.begin() + at);
-    entities.erase(entities.begin() + at);
     slice_extremes();  // a minimum cannot be taken out: found again from the members
     for (const Member& kept : members) extend_slices(kept);
   }
