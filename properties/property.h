@@ -93,6 +93,11 @@ struct Env {
   // change the model did not mark, or a wrong patch, cannot go unseen.
   const QueueFacts<A>& facts(int cpu) const {
     const auto c = static_cast<std::size_t>(cpu);
+#ifndef EEVDF_VALIDATE_CACHES
+    // The common case first: asked again with the queue unchanged (several checks
+    // per hook and event end).
+    if (c < facts_generation_.size() && facts_generation_[c] == m.rqs()[c].cfs.generation) return facts_[c];
+#endif
     if (facts_.size() != m.rqs().size()) {
       facts_.resize(m.rqs().size());
       facts_generation_.assign(m.rqs().size(), kNever);
