@@ -113,3 +113,48 @@ TEST_CASE("a property's hook mask names exactly the hooks it overrides", "[hooks
   // A mask-less property (made without make_property) is called everywhere.
   CHECK(eevdf::properties::kAllHooks == hook_bit(Hook::count) - 1);
 }
+
+// The shared recount's patches (QueueFacts::patch, docs/PROPERTIES.md): each queue
+// move counted in or out must give what a recount of the moved queue gives, and a
+// patch for a move that did not happen must not. The queue is a copy of the model's
+// runqueue, moved by hand as __dequeue_entity / set_next_entity / put_prev_entity /
+// __enqueue_entity would.
+TEST_CASE("a patched recount equals a recount of the moved queue", "[properties][facts]") {
+  using eevdf::model::queue_move;
+  using eevdf::properties::QueueFacts;
+  Harness<K> h(kThree, {});
+  h.apply_until();
+  auto cfs = h.run->machine().rqs().at(0).cfs;  // a copy: the model is not touched
+  REQUIRE(cfs.curr != nullptr);
+  REQUIRE(cfs.timeline.size() == 2);
+  QueueFacts<K> patched, fresh;
+  patched.recount(cfs);
+  const auto recounted = [&] {
+    fresh.recount(cfs);
+    return fresh;
+  };
+  // put_prev_entity: curr back into the tree, then no curr.
+  auto* prev = cfs.curr;
+  cfs.timeline.insert(prev);
+  patched.patch(*prev, queue_move::into_tree);
+  CHECK(patched.same_as(recounted()));
+  cfs.curr = nullptr;
+  patched.patch(*prev, queue_move::left_curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 3);
+  // set_next_entity of the leftmost: out of the tree, then curr.
+  auto* next = *cfs.timeline.begin();
+  cfs.timeline.erase(cfs.timeline.begin());
+  patched.patch(*next, queue_move::out_of_tree);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 2);
+  CHECK(patched.min_slice_except(next) == fresh.min_slice_except(next));
+  cfs.curr = next;
+  patched.patch(*next, queue_move::became_curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.avg_vruntime() == fresh.avg_vruntime());
+  // A move that did not happen: the patched counts disagree with the queue.
+  QueueFacts<K> wrong = patched;
+  wrong.patch(*prev, queue_move::became_curr);
+  CHECK_FALSE(wrong.same_as(recounted()));
+}
