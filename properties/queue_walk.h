@@ -1,10 +1,11 @@
 // Allocation-free walks over a runqueue's queued entities Q (the tree and an on_rq
 // curr), and the facts the checks share: counted once per runqueue per hook or event
 // instead of once per property (INVARIANTS.md: a checked replay costs at most
-// 3x a plain one). The facts are plain recounts; each property still judges alone.
+// 3x a plain one). The facts are recounts, patched at queue moves and checked against
+// a recount (Env::facts); each property still judges alone.
 #pragma once
 
-#include <algorithm>    // sort (same_as)
+#include <algorithm>    // find_if (same_as)
 #include <cstddef>      // ptrdiff_t
 #include <cstdint>      // weights
 #include <type_traits>  // the arithmetic
