@@ -76,6 +76,9 @@ class ReferenceHooks final : public model::Observer<model::KernelArith> {
   void v0_moved(const model::cfs_rq<A>& c, const value& from, const value& to) override {
     if (next_) next_->v0_moved(c, from, to);
   }
+  void queue_moved(const model::cfs_rq<A>& c, const entity& se, model::queue_move how) override {
+    if (next_) next_->queue_moved(c, se, how);
+  }
 
  private:
   int id_of(const entity& se) const;

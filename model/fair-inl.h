@@ -92,6 +92,7 @@ void Machine<A, P>::enqueue_entity_tree(cfs_rq<A>& cfs, entity& se) {
   const bool inserted = cfs.timeline.insert(&se).second && cfs.by_vruntime_index.insert(&se).second;
   EEVDF_ASSERT(inserted, "entity already in the tree");
   cfs.slices.insert(se.tree_slice);
+  if (observer_ != nullptr) observer_->queue_moved(cfs, se, queue_move::into_tree);
 }
 
 // §3.3 __dequeue_entity(): out of the tree and the sums. The sums use the current
@@ -103,6 +104,7 @@ void Machine<A, P>::dequeue_entity_tree(cfs_rq<A>& cfs, entity& se) {
   EEVDF_ASSERT(erased, "entity not in the tree");
   cfs.slices.erase(cfs.slices.find(se.tree_slice));
   avg_vruntime_sub(cfs, se);
+  if (observer_ != nullptr) observer_->queue_moved(cfs, se, queue_move::out_of_tree);
 }
 
 // §1.3 calc_delta_fair() with this runqueue's overflow log.

@@ -82,6 +82,7 @@ void Machine<A, P>::set_next_entity(cfs_rq<A>& cfs, entity& se) {
   EEVDF_ASSERT(cfs.curr == nullptr, "set_next_entity with a curr");
   cfs.curr = &se;
   ++cfs.generation;
+  if (observer_ != nullptr) observer_->queue_moved(cfs, se, queue_move::became_curr);
   se.exec_start = now_;  // update_stats_curr_start
   se.prev_sum_exec_runtime = se.sum_exec_runtime;
 }
@@ -96,6 +97,7 @@ void Machine<A, P>::put_prev_entity(cfs_rq<A>& cfs, entity& prev) {
   EEVDF_ASSERT(cfs.curr == &prev, "put_prev_entity of a non-curr");
   cfs.curr = nullptr;
   ++cfs.generation;
+  if (observer_ != nullptr) observer_->queue_moved(cfs, prev, queue_move::left_curr);
 }
 
 // §7.2 pick_next_entity(): an eligible next buddy, else EEVDF; a delayed pick

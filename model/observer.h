@@ -13,6 +13,11 @@ namespace eevdf::model {
 // Why an entity leaves the delayed state (§10).
 enum class delay_exit { by_pick, by_wake, by_force };
 
+// A move of an entity in or out of the tree or curr (§3.3), made with exactly one
+// cfs_rq::generation bump and nothing else: an observer holding a recount of the
+// queue from just before may patch it instead of recounting (properties' Env::facts).
+enum class queue_move { into_tree, out_of_tree, became_curr, left_curr };
+
 // The comparisons on virtual times the model decides by (docs/IDEAL_TRACKS_KERNEL.md):
 // where the kernel and the ideal arithmetic can take different branches. `decided`
 // names each, with its subject `a` (and `b` for a comparison of two entities).
@@ -77,6 +82,10 @@ class Observer {
   virtual void block_completed(const rq<A>&, const task_struct<A>& /*p*/) {}
   // §4.3 the reference point v0 moved.
   virtual void v0_moved(const cfs_rq<A>&, const value& /*from*/, const value& /*to*/) {}
+  // §3.3 __enqueue_entity / __dequeue_entity moved `se` into or out of the tree, or
+  // set_next_entity / put_prev_entity made it curr or stopped it being curr; fired
+  // right after that move's generation bump.
+  virtual void queue_moved(const cfs_rq<A>&, const entity&, queue_move) {}
   // A decision of the kind above took `outcome`; fired before the model acts on it.
   virtual void decided(const cfs_rq<A>&, decision, const entity* /*a*/, const entity* /*b*/, bool /*outcome*/) {}
   // §9 reweight_entity() gave the task entity `se` its current (full) weight and

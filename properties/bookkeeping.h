@@ -88,8 +88,8 @@ class CountersConsistent final : public Property<A, P> {
     const auto& rq = m.rqs().at(static_cast<std::size_t>(cpu));
     const QueueFacts<A>& f = this->env_.facts(cpu);
     const unsigned queued = f.queued, delayed = f.delayed;
-    for (const int index : f.tasks) {
-      const auto& t = m.tasks().at(static_cast<std::size_t>(index));
+    for (const auto& member : f.members) {
+      const auto& t = m.tasks().at(static_cast<std::size_t>(member.se->task));
       const model::task_state s = m.state_of(t);
       const bool is_curr = rq.curr == &t;
       const bool agrees = is_curr ? s == model::task_state::running
@@ -123,7 +123,8 @@ class TaskConservation final : public Property<A, P> {
     if (seen_stamp_.size() != m.tasks().size()) seen_stamp_.assign(m.tasks().size(), 0);
     for (int cpu : this->env_.touched) {
       const auto& rq = m.rqs().at(static_cast<std::size_t>(cpu));
-      for (const int index : this->env_.facts(cpu).tasks) {
+      for (const auto& member : this->env_.facts(cpu).members) {
+        const int index = member.se->task;
         const auto& t = m.tasks().at(static_cast<std::size_t>(index));
         if (t.cpu != cpu)
           this->fail(cpu, t.id, fmt::format("queued on CPU {}, task_cpu {}", cpu, t.cpu),
@@ -153,7 +154,7 @@ class TaskConservation final : public Property<A, P> {
   void before_event(const trace::Event& e) override {
     const auto& m = this->env_.m;
     involved_.clear();
-    if (e.task != 0) involved_.push_back(m.task_index(e.task));
+    if (e.task != 0) involved_.push_back(this->env_.task_index(e.task));
     for (int cpu : this->env_.touched) {
       const auto* curr = m.rqs().at(static_cast<std::size_t>(cpu)).curr;
       if (curr != nullptr) involved_.push_back(curr->se.task);

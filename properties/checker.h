@@ -1,7 +1,10 @@
 // The property checker: the set of enabled properties, installed as the model's one
-// observer, fanning every hook out to each property, plus the event boundaries.
+// observer, fanning every hook out to the properties that override it (hooks.h),
+// plus the event boundaries.
 #pragma once
 
+#include <array>   // per-hook lists
+#include <cstdint>  // hook masks
 #include <memory>  // properties
 #include <vector>  // the enabled set
 
@@ -16,20 +19,25 @@ class Checker final : public model::Observer<A> {
   using entity = model::sched_entity<A>;
 
   explicit Checker(Env<A, P>& env) : env_(env) {}
-  void add(std::unique_ptr<Property<A, P>> p) { properties_.push_back(std::move(p)); }
+  void add(std::unique_ptr<Property<A, P>> p) {
+    for (unsigned h = 0; h < static_cast<unsigned>(Hook::count); ++h)
+      if ((p->hooks() & (std::uint32_t{1} << h)) != 0) by_hook_[h].push_back(p.get());
+    properties_.push_back(std::move(p));
+  }
   bool empty() const { return properties_.empty(); }
   const Env<A, P>& env() const { return env_; }
 
   void before_event(const trace::Event& e) {
     ++env_.stamp;
-    for (auto& p : properties_) p->before_event(e);
+    for (auto* p : at(Hook::before_event)) p->before_event(e);
   }
   void after_event(const trace::Event& e) {
     ++env_.stamp;
-    for (auto& p : properties_) p->after_event(e);
+    env_.verify_patches();
+    for (auto* p : at(Hook::after_event)) p->after_event(e);
   }
   void finish() {
-    for (auto& p : properties_) p->finish();
+    for (auto* p : at(Hook::finish)) p->finish();
   }
   // The current value of measure `name`; false when no enabled property measures it.
   bool measure(std::string_view name, std::string& numerator, std::string& denominator) const {
@@ -41,70 +49,79 @@ class Checker final : public model::Observer<A> {
   void lag_stored(const model::cfs_rq<A>& c, const entity& se, const value& raw, const value& limit,
                   const value& V) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->lag_stored(c, se, raw, limit, V);
+    for (auto* p : at(Hook::lag_stored)) p->lag_stored(c, se, raw, limit, V);
   }
   void placed(const model::cfs_rq<A>& c, const entity& se, unsigned flags, const value& vlag, bool had_rel,
               const value& rel) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->placed(c, se, flags, vlag, had_rel, rel);
+    for (auto* p : at(Hook::placed)) p->placed(c, se, flags, vlag, had_rel, rel);
   }
   void picked(const model::rq<A>& rq, const entity* se, bool buddy) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->picked(rq, se, buddy);
+    for (auto* p : at(Hook::picked)) p->picked(rq, se, buddy);
   }
   void set_next(const model::cfs_rq<A>& c, const entity& se) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->set_next(c, se);
+    for (auto* p : at(Hook::set_next)) p->set_next(c, se);
   }
   void protection_set(const model::cfs_rq<A>& c, const entity& se, std::uint64_t min_slice) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->protection_set(c, se, min_slice);
+    for (auto* p : at(Hook::protection_set)) p->protection_set(c, se, min_slice);
   }
   void buddy_set(const model::cfs_rq<A>& c, const entity& se) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->buddy_set(c, se);
+    for (auto* p : at(Hook::buddy_set)) p->buddy_set(c, se);
   }
   void charged(const model::cfs_rq<A>& c, const entity& curr, std::uint64_t delta, bool renewed,
                bool resched) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->charged(c, curr, delta, renewed, resched);
+    for (auto* p : at(Hook::charged)) p->charged(c, curr, delta, renewed, resched);
   }
   void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee, bool short_) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->wakeup_pick_step(rq, curr, wakee, short_);
+    for (auto* p : at(Hook::wakeup_pick_step)) p->wakeup_pick_step(rq, curr, wakee, short_);
   }
   void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->wakeup_decided(rq, wakee, preempted);
+    for (auto* p : at(Hook::wakeup_decided)) p->wakeup_decided(rq, wakee, preempted);
   }
   void wakeup_skipped(const model::rq<A>& rq, const entity& wakee) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->wakeup_skipped(rq, wakee);
+    for (auto* p : at(Hook::wakeup_skipped)) p->wakeup_skipped(rq, wakee);
   }
   void protection_changed(const model::cfs_rq<A>& c, const entity& curr, bool cancelled) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->protection_changed(c, curr, cancelled);
+    for (auto* p : at(Hook::protection_changed)) p->protection_changed(c, curr, cancelled);
   }
   void delay_entered(const model::cfs_rq<A>& c, const entity& se, unsigned flags) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->delay_entered(c, se, flags);
+    for (auto* p : at(Hook::delay_entered)) p->delay_entered(c, se, flags);
   }
   void delay_left(const model::cfs_rq<A>& c, const entity& se, model::delay_exit how) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->delay_left(c, se, how);
+    for (auto* p : at(Hook::delay_left)) p->delay_left(c, se, how);
   }
   void block_completed(const model::rq<A>& rq, const model::task_struct<A>& t) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->block_completed(rq, t);
+    for (auto* p : at(Hook::block_completed)) p->block_completed(rq, t);
+  }
+  // Not fanned out: the shared recount follows the move (Env::moved).
+  void queue_moved(const model::cfs_rq<A>& c, const entity& se, model::queue_move how) override {
+    ++env_.stamp;  // the model changed since the last hook
+    env_.moved(c, se, how);
   }
   void v0_moved(const model::cfs_rq<A>& c, const value& from, const value& to) override {
     ++env_.stamp;  // the model may have changed since the last hook
-    for (auto& p : properties_) p->v0_moved(c, from, to);
+    for (auto* p : at(Hook::v0_moved)) p->v0_moved(c, from, to);
   }
 
  private:
+  const std::vector<Property<A, P>*>& at(Hook h) const { return by_hook_[static_cast<unsigned>(h)]; }
+
   Env<A, P>& env_;
   std::vector<std::unique_ptr<Property<A, P>>> properties_;
+  // Per hook, the properties that override it, in the order they were added.
+  std::array<std::vector<Property<A, P>*>, static_cast<unsigned>(Hook::count)> by_hook_;
 };
 
 }  // namespace eevdf::properties

@@ -38,7 +38,7 @@ bool queued_on(const model::cfs_rq<A>& cfs, const entity<A>& se) {
 template <class A, class P>
 bool event_is(const Env<A, P>& env, trace::Verb verb, int task) {
   const trace::Event* e = env.event;
-  return e != nullptr && e->verb == verb && e->task != 0 && env.m.task_index(e->task) == task;
+  return e != nullptr && e->verb == verb && e->task != 0 && env.task_index(e->task) == task;
 }
 
 // V - v with V recounted from the queue (§4.1; floored in the kernel arithmetic),
@@ -136,8 +136,9 @@ class DelayedEntry final : public Property<A, P> {
     for (int cpu : this->env_.touched) {
       const QueueFacts<A>& f = this->env_.facts(cpu);  // the recount shared by the checks
       if (f.delayed == 0) continue;
-      for (const int task : f.tasks) {
-        const auto& se = this->env_.m.tasks().at(static_cast<std::size_t>(task)).se;
+      for (const auto& member : f.members) {
+        const int task = member.se->task;
+        const auto& se = *member.se;
         if (!se.sched_delayed || known(task)) continue;
         this->fail(cpu, this->env_.id_of(se), "sched_delayed without a delay_entered",
                    "an entity becomes delayed only through the sleep path of dequeue_entity");
@@ -242,7 +243,7 @@ class DelayedCompletion final : public Property<A, P> {
     picks_.clear();
     wake_ = {};
     if (e.verb != trace::Verb::wake) return;
-    const int index = this->env_.m.task_index(e.task);
+    const int index = this->env_.task_index(e.task);
     const auto& t = this->env_.m.tasks().at(static_cast<std::size_t>(index));
     if (!t.se.sched_delayed) return;
     const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
@@ -423,12 +424,11 @@ class LagTable {
     entry.rows.clear();
     const QueueFacts<A>& f = env.facts(cpu);
     const typename A::value V = f.avg_vruntime();
-    for (const int task : f.tasks) {
-      const auto& se = env.m.tasks().at(static_cast<std::size_t>(task)).se;
-      typename A::value lag_w = V - se.vruntime;
-      lag_w *= typename A::value(brute::weight_of(se.load.weight));
+    for (const auto& member : f.members) {  // the recount's scaled weight of each
+      typename A::value lag_w = V - member.se->vruntime;
+      lag_w *= typename A::value(member.weight);
       if (lag_w < 0) lag_w = -lag_w;
-      entry.rows.push_back({&se, std::move(lag_w)});
+      entry.rows.push_back({member.se, std::move(lag_w)});
     }
     return entry.rows;
   }
@@ -593,8 +593,8 @@ class LagBound final : public Property<A, P> {
     const auto& tasks = this->env_.m.tasks();
     if (seen_.size() != tasks.size()) seen_.resize(tasks.size());
     const bool renamed = e.verb == trace::Verb::renice || e.verb == trace::Verb::setslice;
-    const int named = renamed ? this->env_.m.task_index(e.task) : -1;
-    const int forked = e.verb == trace::Verb::fork ? this->env_.m.task_index(e.task) : -1;
+    const int named = renamed ? this->env_.task_index(e.task) : -1;
+    const int forked = e.verb == trace::Verb::fork ? this->env_.task_index(e.task) : -1;
     const auto was_member = [&](int task) {
       const Seen& seen = seen_[static_cast<std::size_t>(task)];
       return seen.cpu == cpu && seen.generation == s.generation;
@@ -604,7 +604,8 @@ class LagBound final : public Property<A, P> {
     std::size_t kept = 0;
     s.r_max = 0;
     s.slices_fit = true;
-    for (const int task : f.tasks) {
+    for (const auto& member : f.members) {
+      const int task = member.se->task;
       const std::uint64_t slice = tasks[static_cast<std::size_t>(task)].se.slice;
       if (was_member(task)) {
         ++kept;
@@ -621,9 +622,11 @@ class LagBound final : public Property<A, P> {
     }
     breaks = breaks || (steady_ && kept < s.count);  // a leave
     ++s.generation;
-    for (const int task : f.tasks)
+    for (const auto& member : f.members) {
+      const int task = member.se->task;
       seen_[static_cast<std::size_t>(task)] = {cpu, s.generation, tasks[static_cast<std::size_t>(task)].se.slice};
-    s.count = f.tasks.size();
+    }
+    s.count = f.members.size();
     return breaks;
   }
 
@@ -708,9 +711,9 @@ void register_delayed(Table<A, P>& table) {
   // One table of lags per run, shared by the two bounds (a table is built per run).
   auto lags = std::make_shared<delayed_detail::LagTable<A>>();
   table.push_back({"lag_bound_steady", [lags](Env<A, P>& env) {
-                     return std::make_unique<LagBound<A, P>>(env, true, lags);
+                     return make_property<LagBound<A, P>>(env, true, lags);
                    }});
-  table.push_back({"lag_bound", [lags](Env<A, P>& env) { return std::make_unique<LagBound<A, P>>(env, false, lags); }});
+  table.push_back({"lag_bound", [lags](Env<A, P>& env) { return make_property<LagBound<A, P>>(env, false, lags); }});
 }
 
 }  // namespace eevdf::properties

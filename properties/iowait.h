@@ -34,7 +34,7 @@ class IowaitAccounting final : public Property<A, P> {
   // it wakes on.
   void before_event(const trace::Event& e) override {
     if (e.verb != trace::Verb::wake) return;
-    const auto t = static_cast<std::size_t>(this->env_.m.task_index(e.task));
+    const auto t = static_cast<std::size_t>(this->env_.task_index(e.task));
     if (t >= counted_.size() || counted_[t].cpu < 0) return;
     Count& c = expected(counted_[t].cpu);
     c.iowait--;
@@ -91,7 +91,7 @@ class IowaitVisibility final : public Property<A, P> {
     integral_ += static_cast<model::u128>(e.time_ns - last_) * uncounted();
     last_ = e.time_ns;
     const auto& m = this->env_.m;
-    int index = e.task != 0 ? m.task_index(e.task) : -1;
+    int index = e.task != 0 ? this->env_.task_index(e.task) : -1;
     if (e.task == 0 && e.cpu && e.verb == trace::Verb::sleep) {
       const auto* curr = m.rqs().at(static_cast<std::size_t>(*e.cpu)).curr;
       index = curr != nullptr ? curr->se.task : -1;

@@ -73,7 +73,7 @@ const char* placement_bound_text() {
 template <class A, class P>
 int event_task(const Env<A, P>& env, trace::Verb verb) {
   if (env.event == nullptr || env.event->verb != verb || env.event->task == 0) return -1;
-  return env.m.task_index(env.event->task);
+  return env.task_index(env.event->task);
 }
 
 }  // namespace lag_detail

@@ -92,8 +92,9 @@ class PickRules final : public Property<A, P> {
   static const model::sched_entity<A>* earliest_eligible(const model::cfs_rq<A>& cfs, const QueueFacts<A>& f) {
     const QueueSums<A>& sums = f.q;
     const model::sched_entity<A>* best = nullptr;
-    for (std::size_t i = 0; i < f.tree_count; ++i) {
-      const auto* se = f.entities[i];
+    for (const auto& member : f.members) {
+      if (!member.in_tree) continue;
+      const auto* se = member.se;
       if (!sums.eligible(se->vruntime)) continue;
       if (best == nullptr || se->deadline < best->deadline ||
           (se->deadline == best->deadline && se->tree_seq < best->tree_seq))

@@ -5,15 +5,18 @@
 #pragma once
 
 #include <cstdint>      // ns
+#include <memory>       // make_property
 #include <set>          // CPUs
 #include <string>       // report text
 #include <string_view>  // names
+#include <utility>      // forward
 #include <vector>       // touched CPUs
 
 #include "base/assert.h"
 #include "model/machine.h"
 #include "model/observer.h"
 #include "properties/findings.h"
+#include "properties/hooks.h"
 #include "properties/queue_walk.h"
 #include "trace/trace.h"
 
@@ -68,6 +71,16 @@ struct Env {
                     (overflowed.count(cpu) != 0 || !m.rqs().at(static_cast<std::size_t>(cpu)).cfs.overflow.empty());
     sink.violation(v);
   }
+  // m.task_index(id), remembered for the last id asked: the checks ask for the
+  // current event's task several times per event (a hash lookup each).
+  int task_index(int id) const {
+    if (!memo_valid_ || memo_id_ != id) {
+      memo_index_ = m.task_index(id);
+      memo_id_ = id;
+      memo_valid_ = true;
+    }
+    return memo_index_;
+  }
   int id_of(const model::sched_entity<A>& se) const {
     return m.tasks().at(static_cast<std::size_t>(se.task)).id;
   }
@@ -75,26 +88,60 @@ struct Env {
   // The recount of a runqueue as it is now, shared by every property and reused
   // while the runqueue's generation (bumped by the model at every change of its
   // queue, cfs_rq.h) stays the same: hooks and event ends often meet an unchanged
-  // queue. Debug builds (EEVDF_VALIDATE_CACHES: the sanitize preset) recount at every reuse and assert
-  // that nothing changed, so a change the model did not mark cannot go unseen.
+  // queue; a queue move patches it (moved). Debug builds (EEVDF_VALIDATE_CACHES: the
+  // sanitize preset) recount at every reuse and assert that the counts agree, so a
+  // change the model did not mark, or a wrong patch, cannot go unseen.
   const QueueFacts<A>& facts(int cpu) const {
     const auto c = static_cast<std::size_t>(cpu);
+#ifndef EEVDF_VALIDATE_CACHES
+    // The common case first: asked again with the queue unchanged (several checks
+    // per hook and event end).
+    if (c < facts_generation_.size() && facts_generation_[c] == m.rqs()[c].cfs.generation) return facts_[c];
+#endif
     if (facts_.size() != m.rqs().size()) {
       facts_.resize(m.rqs().size());
       facts_generation_.assign(m.rqs().size(), kNever);
+      patched_.assign(m.rqs().size(), 0);
     }
     const model::cfs_rq<A>& cfs = m.rqs()[c].cfs;
     if (facts_generation_[c] != cfs.generation) {
       facts_[c].recount(cfs);
       facts_generation_[c] = cfs.generation;
+      patched_[c] = 0;
     } else {
 #ifdef EEVDF_VALIDATE_CACHES
       QueueFacts<A> fresh;
       fresh.recount(cfs);
-      EEVDF_ASSERT(fresh == facts_[c], "a change of the queue without a cfs_rq generation bump");
+      EEVDF_ASSERT(fresh.same_as(facts_[c]), "a change of the queue without a cfs_rq generation bump, or a wrong patch");
 #endif
     }
     return facts_[c];
+  }
+  // §3.3 a move of `se` in or out of the tree or curr (model::queue_move), right after
+  // its generation bump: when the recount is from just before that bump, the moved
+  // entity is counted in or out (QueueFacts::patch) instead of walking Q again.
+  void moved(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, model::queue_move how) {
+    const auto c = static_cast<std::size_t>(cfs.rq_->cpu);
+    if (c >= facts_.size() || facts_generation_[c] == kNever || facts_generation_[c] + 1 != cfs.generation) return;
+    facts_[c].patch(se, how);
+    facts_generation_[c] = cfs.generation;
+    if (patched_[c] == 0) patched_cpus_.push_back(cfs.rq_->cpu);
+    patched_[c] = 1;
+  }
+  // Once per event, before its checks (Checker::after_event): each patched recount
+  // that still describes its queue is recounted in full and must agree (an internal
+  // error, exit 3, otherwise); the full recount then serves the event's checks.
+  void verify_patches() const {
+    for (const int cpu : patched_cpus_) {
+      const auto c = static_cast<std::size_t>(cpu);
+      const model::cfs_rq<A>& cfs = m.rqs()[c].cfs;
+      if (patched_[c] == 0 || facts_generation_[c] != cfs.generation) continue;
+      scratch_.recount(cfs);
+      EEVDF_ASSERT(scratch_.same_as(facts_[c]), "a queue move patch disagrees with a recount of the queue");
+      std::swap(scratch_, facts_[c]);
+    }
+    for (const int cpu : patched_cpus_) patched_[static_cast<std::size_t>(cpu)] = 0;
+    patched_cpus_.clear();
   }
   const QueueFacts<A>& facts(const model::cfs_rq<A>& cfs) const { return facts(cfs.rq_->cpu); }
   // Advances (Checker) at each hook and event boundary: a cache key for per-hook
@@ -103,8 +150,13 @@ struct Env {
 
  private:
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
+  mutable bool memo_valid_ = false;  // task_index's memo: ids map to fixed indices
+  mutable int memo_id_ = 0, memo_index_ = -1;
   mutable std::vector<QueueFacts<A>> facts_;
   mutable std::vector<std::uint64_t> facts_generation_;
+  mutable QueueFacts<A> scratch_;           // verify_patches' recount (its vectors kept)
+  mutable std::vector<char> patched_;       // per CPU: patched since its last full recount
+  mutable std::vector<int> patched_cpus_;   // the CPUs patched in this event
 };
 
 template <class A, class P = model::profile_6_18>
@@ -117,6 +169,9 @@ class Property : public model::Observer<A> {
   virtual void finish() {}
   // A measure's current value as an exact fraction; false for pass/fail properties.
   virtual bool measure(std::string& /*numerator*/, std::string& /*denominator*/) const { return false; }
+  // The hooks this property overrides (hooks.h; every one unless made by make_property).
+  std::uint32_t hooks() const { return hooks_; }
+  void set_hooks(std::uint32_t hooks) { hooks_ = hooks; }
 
  protected:
   // `finding`: the known finding (findings.h) whose condition this failure meets.
@@ -124,6 +179,17 @@ class Property : public model::Observer<A> {
     env_.report(name(), cpu, task, std::move(values), std::move(why), finding);
   }
   Env<A, P>& env_;
+
+ private:
+  std::uint32_t hooks_ = kAllHooks;
 };
+
+// A property of class Check, called by the Checker only at the hooks Check overrides.
+template <class Check, class A, class P, class... Args>
+std::unique_ptr<Property<A, P>> make_property(Env<A, P>& env, Args&&... args) {
+  auto p = std::make_unique<Check>(env, std::forward<Args>(args)...);
+  p->set_hooks(hooks_of<Check, A, P>());
+  return p;
+}
 
 }  // namespace eevdf::properties

@@ -88,8 +88,8 @@ class WakeupPreemptRule final : public Property<A, P> {
     picked_ = charged_resched_ = false;
     renice_ = {};
     const auto& m = this->env_.m;
-    if (e.verb != trace::Verb::renice || m.task_index(e.task) < 0) return;
-    const auto& p = m.tasks().at(static_cast<std::size_t>(m.task_index(e.task)));
+    if (e.verb != trace::Verb::renice || this->env_.task_index(e.task) < 0) return;
+    const auto& p = m.tasks().at(static_cast<std::size_t>(this->env_.task_index(e.task)));
     const auto& rq = m.rqs().at(static_cast<std::size_t>(p.cpu));
     if (rq.curr != &p || e.nice == p.nice) return;
     renice_ = {p.cpu, p.id, p.nice, e.nice, protection_brute::count_queued(rq.cfs)};
@@ -238,8 +238,8 @@ class SliceSane final : public Property<A, P> {
         for (const auto* se : cfs.timeline) check(cpu, *se, nullptr);
       if (cfs.curr != nullptr) check(cpu, *cfs.curr, nullptr);
     }
-    if (e.task != 0 && m.task_index(e.task) >= 0) {  // a setslice may change a task on no runqueue
-      const auto& p = m.tasks().at(static_cast<std::size_t>(m.task_index(e.task)));
+    if (e.task != 0 && this->env_.task_index(e.task) >= 0) {  // a setslice may change a task on no runqueue
+      const auto& p = m.tasks().at(static_cast<std::size_t>(this->env_.task_index(e.task)));
       check(p.cpu, p.se, nullptr);
     }
   }

@@ -25,7 +25,7 @@ namespace {
 
 template <class A, class P>
 Factory<A, P> pick_rule(std::string_view which) {
-  return [which](Env<A, P>& env) { return std::make_unique<PickRules<A, P>>(env, which); };
+  return [which](Env<A, P>& env) { return make_property<PickRules<A, P>>(env, which); };
 }
 
 // The checks of profile P: each class instantiated for it (its 6.12 form through

@@ -21,7 +21,7 @@ using Table = std::vector<std::pair<std::string_view, Factory<A, P>>>;
 // The factory of a property class constructed from the Env alone.
 template <class A, class P, class Check>
 Factory<A, P> plain() {
-  return [](Env<A, P>& env) { return std::make_unique<Check>(env); };
+  return [](Env<A, P>& env) { return make_property<Check>(env); };
 }
 
 }  // namespace eevdf::properties

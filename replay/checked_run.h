@@ -30,7 +30,7 @@ class CheckedRun {
   // from this run's Env, like the properties.
   template <class Probe, class... Args>
   void add_probe(Args&&... args) {
-    checker_.add(std::make_unique<Probe>(env_, std::forward<Args>(args)...));
+    checker_.add(properties::make_property<Probe>(env_, std::forward<Args>(args)...));
     m_.set_observer(&checker_);
   }
 
@@ -72,7 +72,7 @@ class CheckedRun {
   // The CPUs an event can change: its task's (called before and after the event),
   // its `cpu=`, and for `tick all` every busy CPU.
   void add_touched(const trace::Event& e) {
-    if (e.task != 0) env_.touched.push_back(m_.tasks().at(static_cast<std::size_t>(m_.task_index(e.task))).cpu);
+    if (e.task != 0) env_.touched.push_back(m_.tasks().at(static_cast<std::size_t>(env_.task_index(e.task))).cpu);
     if (e.cpu) env_.touched.push_back(*e.cpu);
     if (e.all_cpus)
       for (const auto& rq : m_.rqs())

@@ -5,6 +5,7 @@
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "properties/pick.h"
 #include "properties/tests/harness.h"
 
 using eevdf::properties::testing::Harness;
@@ -95,4 +96,65 @@ task 3
   Harness<K> injected(text, {"delayed_never_runs"}, {"buddy_accepts_delayed"});
   injected.apply_until();
   CHECK(injected.sink.count("delayed_never_runs") == 1);
+}
+
+// The Checker calls a property only at the hooks its class overrides (hooks.h): the
+// masks are found at compile time, from the classes' own declarations.
+TEST_CASE("a property's hook mask names exactly the hooks it overrides", "[hooks]") {
+  using eevdf::properties::Hook;
+  using eevdf::properties::hook_bit;
+  using eevdf::properties::hooks_of;
+  using P18 = eevdf::model::profile_6_18;
+  constexpr auto pick_rules = hooks_of<eevdf::properties::PickRules<K, P18>, K, P18>();
+  static_assert(pick_rules == (hook_bit(Hook::picked) | hook_bit(Hook::after_event)));
+  constexpr auto never_runs = hooks_of<eevdf::properties::DelayedNeverRuns<K, P18>, K, P18>();
+  static_assert(never_runs == (hook_bit(Hook::set_next) | hook_bit(Hook::buddy_set)));
+  CHECK(pick_rules != never_runs);
+  // A mask-less property (made without make_property) is called everywhere.
+  CHECK(eevdf::properties::kAllHooks == hook_bit(Hook::count) - 1);
+}
+
+// The shared recount's patches (QueueFacts::patch, docs/PROPERTIES.md): each queue
+// move counted in or out must give what a recount of the moved queue gives, and a
+// patch for a move that did not happen must not. The queue is a copy of the model's
+// runqueue, moved by hand as __dequeue_entity / set_next_entity / put_prev_entity /
+// __enqueue_entity would.
+TEST_CASE("a patched recount equals a recount of the moved queue", "[properties][facts]") {
+  using eevdf::model::queue_move;
+  using eevdf::properties::QueueFacts;
+  Harness<K> h(kThree, {});
+  h.apply_until();
+  auto cfs = h.run->machine().rqs().at(0).cfs;  // a copy: the model is not touched
+  REQUIRE(cfs.curr != nullptr);
+  REQUIRE(cfs.timeline.size() == 2);
+  QueueFacts<K> patched, fresh;
+  patched.recount(cfs);
+  const auto recounted = [&] {
+    fresh.recount(cfs);
+    return fresh;
+  };
+  // put_prev_entity: curr back into the tree, then no curr.
+  auto* prev = cfs.curr;
+  cfs.timeline.insert(prev);
+  patched.patch(*prev, queue_move::into_tree);
+  CHECK(patched.same_as(recounted()));
+  cfs.curr = nullptr;
+  patched.patch(*prev, queue_move::left_curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 3);
+  // set_next_entity of the leftmost: out of the tree, then curr.
+  auto* next = *cfs.timeline.begin();
+  cfs.timeline.erase(cfs.timeline.begin());
+  patched.patch(*next, queue_move::out_of_tree);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 2);
+  CHECK(patched.min_slice_except(next) == fresh.min_slice_except(next));
+  cfs.curr = next;
+  patched.patch(*next, queue_move::became_curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.avg_vruntime() == fresh.avg_vruntime());
+  // A move that did not happen: the patched counts disagree with the queue.
+  QueueFacts<K> wrong = patched;
+  wrong.patch(*prev, queue_move::became_curr);
+  CHECK_FALSE(wrong.same_as(recounted()));
 }
