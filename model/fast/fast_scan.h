@@ -17,6 +17,7 @@
 #endif
 
 #include "model/fast/fast_state.h"
+#include "model/fast/fast_vec.h"
 
 namespace eevdf::model::fast {
 
@@ -28,17 +29,11 @@ struct KeyRange {
 
 namespace detail {
 
-#if defined(__AVX2__)  // vector signatures change the ABI: only where AVX2 is on
-typedef s64 v4s __attribute__((vector_size(32)));
-typedef u64 v4u __attribute__((vector_size(32)));
-
-inline v4u load4(const u64* p) {
-  v4u v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-inline v4s splat(s64 x) { return v4s{x, x, x, x}; }
-inline v4u splat(u64 x) { return v4u{x, x, x, x}; }
+#if defined(__AVX2__)
+using vec::load4;
+using vec::splat;
+using vec::v4s;
+using vec::v4u;
 inline v4s select(v4s mask, v4s a, v4s b) { return (mask & a) | (~mask & b); }
 // Bit k set where lane k of `mask` is all ones.
 inline unsigned bits_of(v4s mask) {

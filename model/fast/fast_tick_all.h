@@ -16,6 +16,7 @@
 #endif
 
 #include "model/fast/fast_state.h"
+#include "model/fast/fast_vec.h"
 #include "model/kernel_int.h"  // u128
 
 namespace eevdf::model::fast {
@@ -105,69 +106,62 @@ inline void update_curr_lanes_scalar(TickLanes& l, u64 now) {
   for (int k = 0; k < l.padded(); ++k) update_curr_lane(l, static_cast<std::size_t>(k), now);
 }
 
-#if defined(__AVX2__)  // vector signatures change the ABI: only where AVX2 is on
-typedef s64 v4s_t __attribute__((vector_size(32)));
-typedef u64 v4u_t __attribute__((vector_size(32)));
-
-inline v4u_t lanes_at(const u64* p) {
-  v4u_t v;
-  __builtin_memcpy(&v, p, sizeof v);
-  return v;
-}
-inline void store_at(u64* p, v4u_t v) { __builtin_memcpy(p, &v, sizeof v); }
-inline v4u_t splat4(u64 x) { return v4u_t{x, x, x, x}; }
-inline v4u_t as_u(v4s_t m) { return reinterpret_cast<v4u_t>(m); }
-inline v4s_t as_s(v4u_t m) { return reinterpret_cast<v4s_t>(m); }
-inline v4u_t choose(v4u_t mask, v4u_t a, v4u_t b) { return (mask & a) | (~mask & b); }
+#if defined(__AVX2__)
+using vec::v4s;
+using vec::v4u;
+inline v4u splat4(u64 x) { return vec::splat(x); }  // unambiguous for integer literals
+inline v4u as_u(v4s m) { return reinterpret_cast<v4u>(m); }
+inline v4s as_s(v4u m) { return reinterpret_cast<v4s>(m); }
+inline v4u choose(v4u mask, v4u a, v4u b) { return (mask & a) | (~mask & b); }
 // The low 32 bits of each lane times the low 32 bits of the other's, as 64 bits: one
 // vpmuludq (GCC does not find it in `(a & m) * (b & m)` and emulates a 64 x 64 product).
-inline v4u_t mul_low32(v4u_t a, v4u_t b) {
-  return reinterpret_cast<v4u_t>(_mm256_mul_epu32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b)));
+inline v4u mul_low32(v4u a, v4u b) {
+  return reinterpret_cast<v4u>(_mm256_mul_epu32(reinterpret_cast<__m256i>(a), reinterpret_cast<__m256i>(b)));
 }
 
 // update_curr_lane on four lanes at once; masks are 0 / ~0 per lane.
-inline void update_curr_lanes4(TickLanes& l, std::size_t k, v4u_t now) {
-  const v4u_t zero = splat4(0), one = splat4(1);
-  const v4u_t exec_start = lanes_at(&l.exec_start[k]), fact = lanes_at(&l.factor[k]), sh = fact >> 32;
-  const v4u_t charged = as_u(now > exec_start);  // unsigned comparison
-  const v4u_t delta_exec = now - exec_start;
+inline void update_curr_lanes4(TickLanes& l, std::size_t k, v4u now) {
+  const v4u zero = splat4(0), one = splat4(1);
+  const v4u exec_start = vec::load4(&l.exec_start[k]), fact = vec::load4(&l.factor[k]), sh = fact >> 32;
+  const v4u charged = as_u(now > exec_start);  // unsigned comparison
+  const v4u delta_exec = now - exec_start;
   // §1.3 calc_delta_fair: the 96-bit product delta * fact as (top, low), two 32 x 32 bits
-  const v4u_t lo = mul_low32(delta_exec, fact);
-  const v4u_t hi = mul_low32(delta_exec >> 32, fact);
-  const v4u_t low = lo + (hi << 32);
-  const v4u_t top = (hi >> 32) + (as_u(low < lo) & one);
-  const v4u_t vdelta = (low >> sh) | ((top << 1) << (splat4(63) - sh));
-  const v4u_t charge_overflows = as_u((top >> sh) != zero);
-  const v4u_t vruntime0 = lanes_at(&l.vruntime[k]), v0 = lanes_at(&l.min_vruntime[k]);
-  const v4s_t old_key = as_s(vruntime0 - v0);
-  const v4s_t new_key = as_s(as_u(old_key) + vdelta);
-  const v4u_t key_overflows = as_u(as_s(vdelta) < as_s(zero)) | as_u(new_key < old_key);
-  const v4u_t vruntime = vruntime0 + vdelta;
-  const v4u_t renew = as_u(as_s(vruntime - lanes_at(&l.deadline[k])) >= as_s(zero));
-  const v4u_t tree_min = lanes_at(&l.tree_min[k]);
-  const v4u_t tree_first = lanes_at(&l.has_tree[k]) & as_u(as_s(tree_min - vruntime) < as_s(zero));
-  const v4u_t target = choose(tree_first, tree_min, vruntime);
-  const v4u_t d = target - v0;
-  const v4u_t moves = as_u(as_s(d) > as_s(zero));
-  const v4u_t load = lanes_at(&l.avg_load[k]);
-  const v4u_t small = as_u(((load >> 31) | (d >> 32)) == zero);
-  const v4u_t shift_by = mul_low32(load, d);  // exact where `small`
-  const v4u_t avg = lanes_at(&l.avg_vruntime[k]), rebased = avg - shift_by;
-  const v4u_t sub_overflows = as_u(as_s((avg ^ shift_by) & (avg ^ rebased)) < as_s(zero));
-  const v4u_t rebase_ok = ~moves | (small & ~sub_overflows);
-  const v4u_t protect_over = as_u(as_s(lanes_at(&l.vprot[k]) - vruntime) <= as_s(zero));
-  const v4u_t resched = lanes_at(&l.not_alone[k]) & (renew | protect_over);
-  const v4u_t common = charged & ~charge_overflows & ~key_overflows & rebase_ok;
-  store_at(&l.status[k], (charged & splat4(TickLanes::kCharged)) | (common & splat4(TickLanes::kCommon)) |
+  const v4u lo = mul_low32(delta_exec, fact);
+  const v4u hi = mul_low32(delta_exec >> 32, fact);
+  const v4u low = lo + (hi << 32);
+  const v4u top = (hi >> 32) + (as_u(low < lo) & one);
+  const v4u vdelta = (low >> sh) | ((top << 1) << (splat4(63) - sh));
+  const v4u charge_overflows = as_u((top >> sh) != zero);
+  const v4u vruntime0 = vec::load4(&l.vruntime[k]), v0 = vec::load4(&l.min_vruntime[k]);
+  const v4s old_key = as_s(vruntime0 - v0);
+  const v4s new_key = as_s(as_u(old_key) + vdelta);
+  const v4u key_overflows = as_u(as_s(vdelta) < as_s(zero)) | as_u(new_key < old_key);
+  const v4u vruntime = vruntime0 + vdelta;
+  const v4u renew = as_u(as_s(vruntime - vec::load4(&l.deadline[k])) >= as_s(zero));
+  const v4u tree_min = vec::load4(&l.tree_min[k]);
+  const v4u tree_first = vec::load4(&l.has_tree[k]) & as_u(as_s(tree_min - vruntime) < as_s(zero));
+  const v4u target = choose(tree_first, tree_min, vruntime);
+  const v4u d = target - v0;
+  const v4u moves = as_u(as_s(d) > as_s(zero));
+  const v4u load = vec::load4(&l.avg_load[k]);
+  const v4u small = as_u(((load >> 31) | (d >> 32)) == zero);
+  const v4u shift_by = mul_low32(load, d);  // exact where `small`
+  const v4u avg = vec::load4(&l.avg_vruntime[k]), rebased = avg - shift_by;
+  const v4u sub_overflows = as_u(as_s((avg ^ shift_by) & (avg ^ rebased)) < as_s(zero));
+  const v4u rebase_ok = ~moves | (small & ~sub_overflows);
+  const v4u protect_over = as_u(as_s(vec::load4(&l.vprot[k]) - vruntime) <= as_s(zero));
+  const v4u resched = vec::load4(&l.not_alone[k]) & (renew | protect_over);
+  const v4u common = charged & ~charge_overflows & ~key_overflows & rebase_ok;
+  vec::store4(&l.status[k], (charged & splat4(TickLanes::kCharged)) | (common & splat4(TickLanes::kCommon)) |
                              (renew & splat4(TickLanes::kRenew)) | (resched & splat4(TickLanes::kResched)));
-  store_at(&l.sum_exec_runtime[k], lanes_at(&l.sum_exec_runtime[k]) + delta_exec);
-  store_at(&l.vruntime[k], vruntime);
-  store_at(&l.min_vruntime[k], choose(moves, target, v0));
-  store_at(&l.avg_vruntime[k], choose(moves, rebased, avg));
+  vec::store4(&l.sum_exec_runtime[k], vec::load4(&l.sum_exec_runtime[k]) + delta_exec);
+  vec::store4(&l.vruntime[k], vruntime);
+  vec::store4(&l.min_vruntime[k], choose(moves, target, v0));
+  vec::store4(&l.avg_vruntime[k], choose(moves, rebased, avg));
 }
 
 inline void update_curr_lanes_simd(TickLanes& l, u64 now) {
-  const v4u_t nows = splat4(now);
+  const v4u nows = splat4(now);
   for (int k = 0; k < l.padded(); k += TickLanes::kLanes) update_curr_lanes4(l, static_cast<std::size_t>(k), nows);
 }
 #endif  // __AVX2__

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <rapidcheck.h>
 
+#include "model/fast/tests/first_mismatch.h"
 #include "generator/generator.h"
 #include "replay/apply_event.h"
 #include "replay/fast_diff.h"
@@ -18,21 +19,7 @@ namespace {
 
 using eevdf::replay::FastDiff;
 
-// Replays the trace of (seed, options) on both builds; the first mismatch, or "".
-template <bool Simd>
-std::string first_mismatch(std::uint64_t seed, const eevdf::generator::Options& o) {
-  eevdf::generator::Generator gen(seed, o);
-  FastDiff<Simd> diff(eevdf::replay::make_config(gen.header(), {}, "<generated>"),
-                      eevdf::replay::make_task_specs(gen.header()));
-  using Step = typename FastDiff<Simd>::Step;
-  while (auto e = gen.next()) {
-    const Step step = diff.apply(*e);
-    if (step == Step::overflow) return {};
-    if (step == Step::illegal) return "illegal event: " + diff.illegal_reason();
-    if (step == Step::mismatch) return diff.mismatch().message();
-  }
-  return {};
-}
+using eevdf::model::fast::testing::first_mismatch;
 
 }  // namespace
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>  // std::max
 
+#include "model/fast/tests/first_mismatch.h"
 #include "generator/generator.h"
 #include "model/fast/fast_machine.h"
 #include "model/topology.h"
@@ -93,21 +94,7 @@ eevdf::generator::Options tick_all_options(std::uint64_t seed) {
   return o;
 }
 
-// Replays (seed, options) on the reference and one build; the first mismatch, or "".
-template <bool Simd>
-std::string first_mismatch(std::uint64_t seed, const eevdf::generator::Options& o) {
-  eevdf::generator::Generator gen(seed, o);
-  eevdf::replay::FastDiff<Simd> diff(eevdf::replay::make_config(gen.header(), {}, "<generated>"),
-                                     eevdf::replay::make_task_specs(gen.header()));
-  using Step = typename eevdf::replay::FastDiff<Simd>::Step;
-  while (auto e = gen.next()) {
-    const Step step = diff.apply(*e);
-    if (step == Step::overflow) return {};
-    if (step == Step::illegal) return "illegal event: " + diff.illegal_reason();
-    if (step == Step::mismatch) return diff.mismatch().message();
-  }
-  return {};
-}
+using eevdf::model::fast::testing::first_mismatch;
 
 }  // namespace
 

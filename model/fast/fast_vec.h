@@ -1,0 +1,26 @@
+// The 4 x 64-bit vectors both vector paths use (fast_scan.h: the lanes of one
+// runqueue; fast_tick_all.h: one lane per CPU): GCC vector extensions, defined only
+// where the translation unit enables AVX2 (vector signatures change the ABI).
+#pragma once
+
+#if defined(__AVX2__)
+
+#include "model/fast/fast_state.h"  // u64, s64
+
+namespace eevdf::model::fast::vec {
+
+typedef s64 v4s __attribute__((vector_size(32)));
+typedef u64 v4u __attribute__((vector_size(32)));
+
+inline v4u load4(const u64* p) {
+  v4u v;
+  __builtin_memcpy(&v, p, sizeof v);
+  return v;
+}
+inline void store4(u64* p, v4u v) { __builtin_memcpy(p, &v, sizeof v); }
+inline v4s splat(s64 x) { return v4s{x, x, x, x}; }
+inline v4u splat(u64 x) { return v4u{x, x, x, x}; }
+
+}  // namespace eevdf::model::fast::vec
+
+#endif  // __AVX2__
