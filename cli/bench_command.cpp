@@ -67,6 +67,9 @@ double rate(const bench::TraceResult& r, const std::string& model) {
 
 double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
+// A table cell: "-" for what this run did not measure (`--model`) or cannot divide.
+std::string cell(double v, int decimals) { return v > 0 ? fmt::format("{:.{}f}", v, decimals) : "-"; }
+
 // Four tables from one run: the fast model against the references, the checker's
 // cost and the ideal prefix, ideal_tracks_kernel's lockstep (6.18 traces), then
 // `kernel 6.12` traces: the reference's 6.12 profile beside kernel-src (the real fair.c).
@@ -78,8 +81,9 @@ void print_table(const std::vector<bench::TraceResult>& results) {
     if (is_6_12(r)) continue;
     const double k = rate(r, "kernel"), fs = rate(r, "fast-scalar"), fv = rate(r, "fast-simd");
     const double best = std::max(fs, fv);
-    std::cout << fmt::format("{:<12} {:>7} {:>11.0f} {:>12.0f} {:>12.0f} {:>10.2f} {:>10.1f} {:>11.0f}\n", r.name,
-                             r.events, k, fs, fv, ratio(fv, fs), ratio(best, k), ratio(best, rate(r, "ideal")));
+    std::cout << fmt::format("{:<12} {:>7} {:>11} {:>12} {:>12} {:>10} {:>10} {:>11}\n", r.name, r.events,
+                             cell(k, 0), cell(fs, 0), cell(fv, 0), cell(ratio(fv, fs), 2), cell(ratio(best, k), 1),
+                             cell(ratio(best, rate(r, "ideal")), 0));
   }
   std::cout << "\n"
             << fmt::format("{:<12} {:>13} {:>9} | {:>7} {:>11} {:>12} {:>8}\n", "trace", "+checks ev/s", "checks x",
@@ -90,8 +94,8 @@ void print_table(const std::vector<bench::TraceResult>& results) {
     std::uint64_t prefix = 0;
     for (const auto& m : r.models)
       if (m.model == "ideal") prefix = m.events;
-    std::cout << fmt::format("{:<12} {:>13.0f} {:>9.2f} | {:>7} {:>11.0f} {:>12.0f} {:>8.1f}\n", r.name, c,
-                             ratio(k, c), prefix, i, kp, ratio(kp, i));
+    std::cout << fmt::format("{:<12} {:>13} {:>9} | {:>7} {:>11} {:>12} {:>8}\n", r.name, cell(c, 0),
+                             cell(ratio(k, c), 2), prefix, cell(i, 0), cell(kp, 0), cell(ratio(kp, i), 1));
   }
   std::cout << "\n"
             << fmt::format("{:<12} {:>8} {:>14} {:>11} {:>13} {:>9} {:>8}\n", "trace", "lockstep", "lockstep ev/s",
@@ -251,6 +255,9 @@ Run add_bench(CLI::App& app) {
   cmd->add_option("--repetitions", f->repetitions, "Runs per measurement; the best counts")->check(CLI::Range(1, 100));
   cmd->add_option("--model", f->models, "Measure only this model (repeatable; for profiling)")
       ->check(CLI::IsMember({"kernel", "fast-scalar", "fast-simd", "kernel+checks", "ideal"}))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1)
+      ->allow_extra_args(false)  // one name per flag: a trace file after it stays a trace
       ->group("");
   cmd->add_flag("--shrinkers", f->shrinkers,
                 "Shrink generated failing traces with shrinkers/ and with RapidCheck's list shrinking (10x budget)");
@@ -260,7 +267,10 @@ Run add_bench(CLI::App& app) {
   cmd->add_option("--seeds", f->seeds, "--shrinkers: failing traces per injection and size (default 5)")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--inject", f->injections, "--shrinkers: only these injections (default: every implemented one)")
-      ->check(CLI::IsMember(replay::vocabulary().injections));
+      ->check(CLI::IsMember(replay::vocabulary().injections))
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
+      ->expected(1)
+      ->allow_extra_args(false);
   cmd->add_flag("--show-traces", f->show_traces, "--shrinkers: print each shrunk trace (stderr)");
   cmd->add_option("--rc-factor", f->rc_factor, "--shrinkers: RapidCheck's budget as a multiple of ours (default 10)")
       ->check(CLI::Range(0.0, 1e6));
