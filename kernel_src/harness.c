@@ -59,7 +59,7 @@ static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
   /* pick_next_entity() reads se->sched_delayed at once; the wakeup check only compares. */
   if (!se && ksrc_in_pick_task)
-    ksrc_oops("NULL dereference in pick_next_entity(): pick_eevdf() found nothing eligible");
+    ksrc_oops(KSRC_OOPS_NULL_PICK ": pick_eevdf() found nothing eligible");
   return se;
 }
 

@@ -18,6 +18,10 @@ const char *ksrc_kernel_version(void);
 void ksrc_install(const struct ksrc_tunables *tunables, const struct ksrc_hooks *hooks);
 /* SCHED_WARN_ON / WARN_ON_ONCE fired on this thread since the last reset. */
 unsigned long ksrc_warnings_taken(void);
+/* The start of the oops text of the NULL pick after an overflow (the known finding
+ * kernel-src-null-pick-after-overflow); the shim's divide errors read otherwise. */
+#define KSRC_OOPS_NULL_PICK "NULL dereference in pick_next_entity()"
+
 /* Why the kernel code would have crashed in the last call (NULL: it did not); reset.
  * The state is then as the crash left it: the driver stops the machine. */
 const char *ksrc_oops_taken(void);

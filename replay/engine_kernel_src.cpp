@@ -38,17 +38,8 @@ using kernel_src::Machine;
 
 // What the real code cannot run is refused with exit 2, saying why.
 void require_runnable(const EngineSetup& s, const model::Config& config) {
-  const std::string profile = s.header.kernel.value_or(std::string(model::kDefaultProfile));
-  if (profile != "6.12")
-    throw trace::TraceError({s.file, 0, 0}, fmt::format("kernel-src runs `kernel 6.12` traces; this one is `kernel {}`",
-                                                        profile),
-                            fmt::format("kernel-src is {}", kernel_src::kernel_version()));
-  if (!config.injections.none())
-    throw trace::TraceError({s.file, 0, 0}, "kernel-src runs the kernel as it is: injections are not available",
-                            "drop `inject` and --inject");
-  if (config.feat(model::Feature::RUN_TO_PARITY_WAKEUP))
-    throw trace::TraceError({s.file, 0, 0}, "kernel-src has no RUN_TO_PARITY_WAKEUP (an unmerged RFC)",
-                            "switch it off in the header");
+  if (const auto no = KernelSrcLockstep::why_not_runnable(s.header, config))
+    throw trace::TraceError({s.file, 0, 0}, no->reason, no->hint);
 }
 
 std::int64_t lag_of(const Machine& m, int p) {
@@ -203,7 +194,7 @@ class KernelSrcEngine final : public Engine {
     v.explanation = fmt::format("the reference's 6.12 profile and kernel-src {} disagree after this event; the "
                                 "property verdicts hold up to the event before (replay --diff=kernel-src {})",
                                 kernel_src::kernel_version(), s_.file);
-    if (oops) v.finding = properties::known_finding("kernel-src-null-pick-after-overflow");
+    if (lock_->null_pick()) v.finding = properties::known_finding("kernel-src-null-pick-after-overflow");
     else v.consequence = lock_->overflow_line() != 0;
     log_.violation(v);
   }

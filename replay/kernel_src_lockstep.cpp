@@ -1,10 +1,30 @@
 // See kernel_src_lockstep.h.
 #include "replay/kernel_src_lockstep.h"
 
+#include <fmt/format.h>
+
 #include "kernel_src/compare.h"
+#include "kernel_src/harness.h"
+#include "model/features.h"
+#include "model/profiles.h"
 #include "replay/apply_event_kernel_src.h"
 
 namespace eevdf::replay {
+
+std::optional<KernelSrcLockstep::NotRunnable> KernelSrcLockstep::why_not_runnable(const trace::Header& header,
+                                                                                   const model::Config& config) {
+  const std::string profile = header.kernel.value_or(std::string(model::kDefaultProfile));
+  if (profile != model::profile_6_12::name)
+    return NotRunnable{fmt::format("kernel-src runs `kernel 6.12` traces; this one is `kernel {}`", profile),
+                       fmt::format("kernel-src is {}", kernel_src::kernel_version())};
+  if (!config.injections.none())
+    return NotRunnable{"kernel-src runs the kernel as it is: injections are not available", "drop `inject` and --inject"};
+  if (config.feat(model::Feature::RUN_TO_PARITY_WAKEUP))
+    return NotRunnable{"kernel-src has no RUN_TO_PARITY_WAKEUP (an unmerged RFC)", "switch it off in the header"};
+  return std::nullopt;
+}
+
+bool KernelSrcLockstep::null_pick() const { return oops_.starts_with(KSRC_OOPS_NULL_PICK); }
 
 KernelSrcLockstep::KernelSrcLockstep(const model::Config& config, const std::vector<model::TaskSpec>& specs,
                                      properties::Sink* sink, const properties::Selection& selection)

@@ -7,8 +7,9 @@
 // Built only when the kernel source package was installed (EEVDF_HAVE_KERNEL_SRC).
 #pragma once
 
-#include <memory>  // the models
-#include <string>  // differences
+#include <memory>    // the models
+#include <optional>  // why not runnable
+#include <string>    // differences
 #include <vector>  // specs
 
 #include "kernel_src/hooks.h"
@@ -35,6 +36,14 @@ class KernelSrcLockstep {
   // model changed). Call only while agree().
   std::string apply(const trace::Event& e);
 
+  // Why the real code cannot run a trace with this header and configuration (nullopt:
+  // it can): it is `kernel 6.12` as it is, without injections or RUN_TO_PARITY_WAKEUP.
+  struct NotRunnable {
+    std::string reason;
+    std::string hint;
+  };
+  static std::optional<NotRunnable> why_not_runnable(const trace::Header& header, const model::Config& config);
+
   bool agree() const { return difference_.empty() && oops_.empty(); }
   // The first difference ("" while they agree): a state field, a hook call, a
   // refusal by kernel-src alone, or a SCHED_WARN_ON of the real code.
@@ -42,6 +51,8 @@ class KernelSrcLockstep {
   // Where the real code would have dereferenced a NULL pick ("": it did not); the
   // comparison stops there (the known finding kernel-src-null-pick-after-overflow).
   const std::string& oops() const { return oops_; }
+  // Whether oops() is that NULL pick (the known finding), not another crash.
+  bool null_pick() const;
   // The line of the event after which the reference first reported an s64 overflow
   // (0: none). A difference after it is the overflow's consequence: past it the
   // kernel's rbtree order under wrapped sums is not the reference's exact one.

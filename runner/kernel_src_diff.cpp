@@ -39,6 +39,7 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, prop
     out.time_ns = e->time_ns;
   }
   out.oops = lock.oops();
+  out.null_pick = lock.null_pick();
   out.difference = lock.difference();
   out.after_overflow = lock.overflow_line() != 0;
   if (lock.agree()) {

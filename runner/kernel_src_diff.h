@@ -32,6 +32,7 @@ struct DiffOutcome {
   // the reference leaves the CPU idle and its properties report it); the comparison
   // stops there. Empty: no crash.
   std::string oops;
+  bool null_pick = false;  // the oops is that NULL pick (the known finding), not another crash
   // The reference reported an s64 overflow before the difference or crash: past it the
   // kernel's rbtree order under wrapped sums is not the reference's exact one (the pick
   // needs the tree's shape, like stale_min_slice), so a difference then is a

@@ -70,13 +70,12 @@ Verdict ideal_verdict(const trace::Trace& t, const Target& target, ReplayMode mo
 
 Verdict kernel_src_verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
 #ifdef EEVDF_HAVE_KERNEL_SRC
-  if (t.header.kernel.value_or("") != model::profile_6_12::name) return {};
   const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
-  // What the real code cannot run (replay/engine_kernel_src.cpp refuses it too).
-  if (!config.injections.none() || config.feat(model::Feature::RUN_TO_PARITY_WAKEUP)) return {};
+  if (replay::KernelSrcLockstep::why_not_runnable(t.header, config)) return {};
   replay::KernelSrcLockstep lock(config, replay::make_task_specs(t.header));
   const auto judge_now = [&] {
-    if (!lock.oops().empty()) found = {true, std::string(kKernelSrcCrash)};
+    if (lock.null_pick()) found = {true, std::string(kKernelSrcCrash)};
+    else if (!lock.oops().empty()) found = {true, ""};  // another crash: a new failure
     else if (!lock.difference().empty() && lock.overflow_line() == 0) found = {true, ""};
   };
   judge_now();

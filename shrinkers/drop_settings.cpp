@@ -41,12 +41,11 @@ bool drop_settings_pass(Search& search, Work& w, PassStats& stats) {
     erase_value(candidate.header.features, setting);
     progress |= try_header(search, w, std::move(candidate), stats);
   }
-  // The single-valued lines, each back to its default.
-  for (int line = 0; line < 3 && !search.spent(); ++line) {
+  // The single-valued lines, each back to its default (not `kernel`: see the header).
+  for (int line = 0; line < 2 && !search.spent(); ++line) {
     Work candidate = w;
     if (line == 0) candidate.header.hz.reset();
     if (line == 1) candidate.header.base_slice_ns.reset();
-    if (line == 2) candidate.header.kernel.reset();
     progress |= try_header(search, w, std::move(candidate), stats);
   }
   EEVDF_ASSERT(w.header.injections.size() + w.header.features.size() <= settings_before, "settings only go");
