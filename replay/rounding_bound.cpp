@@ -7,6 +7,7 @@
 #include "base/assert.h"
 #include "model/calc_delta.h"
 #include "model/flags.h"
+#include "properties/brute.h"
 
 namespace eevdf::replay {
 namespace {
@@ -36,17 +37,12 @@ Bound mul_div_up(Bound b, Bound num, Bound den) {
 }
 
 // The entities V counts (§3.3): the tree and an on_rq curr.
-template <class A>
-std::vector<const model::sched_entity<A>*> counted(const model::cfs_rq<A>& cfs) {
-  std::vector<const model::sched_entity<A>*> out(cfs.timeline.begin(), cfs.timeline.end());
-  if (cfs.curr != nullptr && cfs.curr->on_rq) out.push_back(cfs.curr);
-  return out;
-}
+using properties::brute::queued;
 
 template <class A>
 std::uint64_t weight_sum(const model::cfs_rq<A>& cfs) {
   std::uint64_t total = 0;
-  for (const auto* se : counted(cfs)) total += weight_of(*se);
+  for (const auto* se : queued(cfs)) total += weight_of(*se);
   return total;
 }
 
@@ -76,7 +72,7 @@ Q to_q(model::s128 x) {
 
 template <class A>
 QueueLags<A>::QueueLags(const model::cfs_rq<A>& cfs) : base_(cfs.min_vruntime) {
-  for (const auto* se : counted(cfs)) {
+  for (const auto* se : queued(cfs)) {
     const std::uint64_t w = model::scale_load_down(se->load.weight);
     weighted_ += (se->vruntime - base_) * typename A::value(w);
     weights_ += w;
@@ -124,7 +120,7 @@ Bound RoundingBound::calc_error(std::uint64_t delta, const model::load_weight& l
 
 void RoundingBound::shift_others(const cfs_rq& cfs, const entity* except, Bound amount) {
   if (amount == 0) return;
-  for (const entity* se : counted(cfs))
+  for (const entity* se : queued(cfs))
     if (se != except) at(*se).lag = saturate(at(*se).lag + amount);
 }
 
@@ -156,7 +152,7 @@ void RoundingBound::depart(const Departure& d) {
 // -w lag / L, so every other lag by as much.
 void RoundingBound::join(const cfs_rq& cfs, const entity& se, Bound lag_bound) {
   std::uint64_t rest = 0;
-  for (const entity* other : counted(cfs))
+  for (const entity* other : queued(cfs))
     if (other != &se) rest += weight_of(*other);
   at(se).lag = lag_bound;
   if (rest != 0) shift_others(cfs, &se, mul_div_up(lag_bound, Bound(weight_of(se)), Bound(rest)));
@@ -176,7 +172,7 @@ void RoundingBound::settle() {
 
 auto RoundingBound::queue_sums(const cfs_rq& cfs) const -> QueueSums {
   QueueSums q;
-  for (const entity* se : counted(cfs)) {
+  for (const entity* se : queued(cfs)) {
     q.weighted += Bound(weight_of(*se)) * of(se->task).v;
     q.weights += weight_of(*se);
   }
@@ -312,7 +308,7 @@ void RoundingBound::placed(const cfs_rq& cfs, const entity& se, unsigned flags, 
       b.vlag = 0;  // DELAY_ZERO placed it with vlag = 0, exactly
     }
     std::uint64_t rest = 0;
-    for (const entity* other : counted(cfs))
+    for (const entity* other : queued(cfs))
       if (other != &se) rest += weight_of(*other);
     const Bound w = Bound(weight_of(se));
     Bound lag = 0;  // alone: exactly at the mean in both arithmetics
@@ -339,7 +335,7 @@ void RoundingBound::place_vruntime(const cfs_rq& cfs, const entity& se, bool req
   const bool self = cfs.curr == &se && se.on_rq;
   Bound weighted = 0;
   std::uint64_t load = 0;
-  for (const entity* other : counted(cfs)) {
+  for (const entity* other : queued(cfs)) {
     if (other == &se && !self) continue;
     weighted += Bound(weight_of(*other)) * of(other->task).v;
     load += weight_of(*other);

@@ -5,7 +5,6 @@
 #include <string>   // findings
 
 #include "base/assert.h"
-#include "model/features.h"
 #include "properties/findings.h"
 #include "replay/fast_diff.h"
 #include "replay/ideal_diff.h"
