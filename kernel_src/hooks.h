@@ -79,6 +79,9 @@ class ReferenceHooks final : public model::Observer<model::KernelArith> {
   void queue_moved(const model::cfs_rq<A>& c, const entity& se, model::queue_move how) override {
     if (next_) next_->queue_moved(c, se, how);
   }
+  void queue_changed(const model::cfs_rq<A>& c, const entity* se) override {
+    if (next_) next_->queue_changed(c, se);
+  }
 
  private:
   int id_of(const entity& se) const;

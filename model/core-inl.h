@@ -19,11 +19,6 @@ void Machine<A, P>::advance(std::uint64_t t) {
   now_ = t;
 }
 
-template <class A, class P>
-bool Machine<A, P>::running(const task& p) const {
-  return p.forked && !p.exited && rqs_[static_cast<std::size_t>(p.cpu)].curr == &p;
-}
-
 // core.c wakeup_preempt(): the fair hook under a fair curr; an idle CPU reschedules.
 template <class A, class P>
 void Machine<A, P>::wakeup_preempt(rq<A>& rq, task& p, unsigned wake_flags) {

@@ -42,15 +42,6 @@ int Machine<A, P>::task_index(int id) const {
   return it == index_of_id_.end() ? -1 : it->second;
 }
 
-template <class A, class P>
-task_state Machine<A, P>::state_of(const task& p) const {
-  if (!p.forked) return task_state::new_;
-  if (p.exited) return task_state::exited;
-  if (running(p)) return task_state::running;
-  if (!p.on_rq) return task_state::blocked;  // task_on_rq_queued first, as the kernel tests
-  return p.se.sched_delayed ? task_state::delayed : task_state::queued;
-}
-
 // wake_up_new_task(): ENQUEUE_INITIAL (half-slice deadline), then WF_FORK check.
 template <class A, class P>
 std::string Machine<A, P>::fork(std::uint64_t t, int pi, int cpu) {
@@ -178,7 +169,7 @@ std::string Machine<A, P>::setslice(std::uint64_t t, int pi, std::uint64_t slice
   if (is_running) put_prev_entity(rq.cfs, p.se);
   p.se.custom_slice = slice_ns != 0;
   p.se.slice = slice_ns != 0 ? clamp_custom_slice(slice_ns) : cfg_.sysctl_base_slice;
-  ++rq.cfs.generation;
+  bump(rq.cfs, &p.se);
   const load_weight lw = load_weight_for_nice(p.nice);
   reweight_entity(rq.cfs, p.se, lw.weight, queued);
   p.se.load.inv_weight = lw.inv_weight;

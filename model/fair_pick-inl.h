@@ -44,7 +44,7 @@ bool Machine<A, P>::update_deadline(cfs_rq<A>& cfs, entity& se) {
   if (!decide(cfs, decision::deadline_reached, &se, nullptr, reached)) return false;
   if (!se.custom_slice) se.slice = cfg_.sysctl_base_slice;
   se.deadline = se.vruntime + calc_delta_fair(cfs, se.slice, se);
-  ++cfs.generation;
+  bump(cfs, &se);
   deadline_renewed(cfs);
   return true;
 }
@@ -59,7 +59,7 @@ void Machine<A, P>::update_curr(cfs_rq<A>& cfs) {
   curr->exec_start = now_;
   curr->sum_exec_runtime += delta_exec;
   curr->vruntime += calc_delta_fair(cfs, delta_exec, *curr);
-  ++cfs.generation;
+  bump(cfs, curr);
   const bool renewed = update_deadline(cfs, *curr);
   update_min_vruntime(cfs);
   const bool resched = cfs.nr_queued != 1 && update_curr_resched(cfs, *curr, renewed);

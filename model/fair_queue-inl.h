@@ -33,7 +33,7 @@ void Machine<A, P>::place_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
     lag = A::div_s64(lag, A::from_u64(load), cfs.overflow, "W as div_s64 divisor in place_entity");
   }
   se.vruntime = V - lag;
-  ++cfs.generation;
+  bump(cfs, &se);
   if (se.rel_deadline) {
     se.deadline = se.deadline + se.vruntime;
     se.rel_deadline = false;
@@ -58,7 +58,7 @@ void Machine<A, P>::enqueue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   if ((flags & ENQUEUE_MIGRATED) != 0) se.exec_start = 0;
   if (!curr) enqueue_entity_tree(cfs, se);
   se.on_rq = true;
-  ++cfs.generation;
+  bump(cfs, &se);
   if (observer_ != nullptr) observer_->placed(cfs, se, flags, stored_vlag, had_rel_deadline, rel_deadline);
 }
 
@@ -80,7 +80,7 @@ void Machine<A, P>::set_next_buddy(cfs_rq<A>& cfs, entity& se) {
 template <class A, class P>
 void Machine<A, P>::set_delayed(cfs_rq<A>& cfs, entity& se) {
   se.sched_delayed = true;
-  ++cfs.generation;
+  bump(cfs, &se);
   EEVDF_ASSERT(cfs.h_nr_runnable > 0 || cfg_.injected(Injection::buddy_accepts_delayed), "h_nr_runnable underflow");
   cfs.h_nr_runnable--;
 }
@@ -89,7 +89,7 @@ void Machine<A, P>::set_delayed(cfs_rq<A>& cfs, entity& se) {
 template <class A, class P>
 void Machine<A, P>::clear_delayed(cfs_rq<A>& cfs, entity& se) {
   se.sched_delayed = false;
-  ++cfs.generation;
+  bump(cfs, &se);
   cfs.h_nr_runnable++;
 }
 
@@ -131,7 +131,7 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   }
   if (&se != cfs.curr) dequeue_entity_tree(cfs, se);
   se.on_rq = false;
-  ++cfs.generation;
+  bump(cfs, &se);
   EEVDF_ASSERT(cfs.nr_queued > 0 && cfs.load_weight >= se.load.weight, "account_entity_dequeue underflow");
   cfs.load_weight -= se.load.weight;
   cfs.nr_queued--;

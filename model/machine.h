@@ -59,7 +59,14 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   const std::vector<rq<A>>& rqs() const { return rqs_; }
   const std::vector<task>& tasks() const { return tasks_; }
   int task_index(int id) const;  // -1 if undeclared
-  task_state state_of(const task& p) const;
+  // Inline: the property checks ask it for every queued task after every event.
+  task_state state_of(const task& p) const {
+    if (!p.forked) return task_state::new_;
+    if (p.exited) return task_state::exited;
+    if (running(p)) return task_state::running;
+    if (!p.on_rq) return task_state::blocked;  // task_on_rq_queued first, as the kernel tests
+    return p.se.sched_delayed ? task_state::delayed : task_state::queued;
+  }
   std::uint64_t now() const { return now_; }
   // V of a runqueue as the kernel computes it (§4.1); does not change state.
   value avg_vruntime_of(int cpu) const;
@@ -126,6 +133,13 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
     return outcome;
   }
 
+  // A change of `se`'s counted values (or, with nullptr, of v0) on cfs: the
+  // generation bump and its queue_changed hook (observer.h), in one step.
+  void bump(cfs_rq<A>& cfs, const entity* se) {
+    ++cfs.generation;
+    if (observer_ != nullptr) observer_->queue_changed(cfs, se);
+  }
+
   // kernel/sched/core.c and syscalls.c (core-inl.h)
   void resched_curr(rq<A>& rq) { rq.need_resched = true; }
   void wakeup_preempt(rq<A>& rq, task& p, unsigned wake_flags);
@@ -143,7 +157,9 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   rq<A>& rq_at(int cpu) { return rqs_.at(static_cast<std::size_t>(cpu)); }
   rq<A>& rq_of(cfs_rq<A>& cfs) { return *cfs.rq_; }
   task& task_of(const entity& se) { return task_at(se.task); }
-  bool running(const task& p) const;
+  bool running(const task& p) const {
+    return p.forked && !p.exited && rqs_[static_cast<std::size_t>(p.cpu)].curr == &p;
+  }
 
   Config cfg_;
   std::vector<rq<A>> rqs_;

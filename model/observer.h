@@ -86,6 +86,10 @@ class Observer {
   // set_next_entity / put_prev_entity made it curr or stopped it being curr; fired
   // right after that move's generation bump.
   virtual void queue_moved(const cfs_rq<A>&, const entity&, queue_move) {}
+  // The value counterpart of queue_moved: a generation bump that changed nothing an
+  // observer counts over Q but `se`'s own values (vruntime, weight, slice, the delayed
+  // flag, on_rq), or with se == nullptr nothing but v0 (§4.3); fired right after it.
+  virtual void queue_changed(const cfs_rq<A>&, const entity* /*se*/) {}
   // A decision of the kind above took `outcome`; fired before the model acts on it.
   virtual void decided(const cfs_rq<A>&, decision, const entity* /*a*/, const entity* /*b*/, bool /*outcome*/) {}
   // §9 reweight_entity() gave the task entity `se` its current (full) weight and

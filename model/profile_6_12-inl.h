@@ -37,7 +37,7 @@ auto profile_ops<A, profile_6_12, M>::avg_vruntime(cfs_rq<A>& cfs) -> value {
     const value shift = A::mul(A::from_u64(cfs.avg_load), delta, cfs.overflow, "avg_load*d in update_zero_vruntime");
     cfs.avg_vruntime = A::add(cfs.avg_vruntime, -shift, cfs.overflow, "avg_vruntime re-base");
     cfs.min_vruntime = cfs.min_vruntime + delta;
-    ++cfs.generation;
+    m().bump(cfs, nullptr);
   }
   return cfs.min_vruntime;
 }
@@ -77,7 +77,7 @@ void profile_ops<A, profile_6_12, M>::reweight_entity(cfs_rq<A>& cfs, entity& se
   }
   const std::uint64_t old = se.load.weight;
   se.load.weight = weight;
-  ++cfs.generation;
+  m().bump(cfs, &se);
   se.load.inv_weight = 0;  // update_load_set; reweight_task_fair restores the table inverse
   if (m().observer_ != nullptr) m().observer_->reweighted(cfs, se, old, false);
 }
@@ -125,7 +125,7 @@ void profile_ops<A, profile_6_12, M>::wakeup_preempt_pick(rq<A>& rq, entity& se,
 template <class A, class M>
 void profile_ops<A, profile_6_12, M>::yield_forfeit(cfs_rq<A>& cfs, entity& se) {
   se.vruntime = se.deadline;
-  ++cfs.generation;
+  m().bump(cfs, &se);
   m().update_deadline(cfs, se);
 }
 

@@ -44,7 +44,7 @@ void profile_ops<A, profile_6_18, M>::update_min_vruntime(cfs_rq<A>& cfs) {
     const value shift = A::mul(A::from_u64(cfs.avg_load), delta, cfs.overflow, "avg_load*d in avg_vruntime_update");
     cfs.avg_vruntime = A::add(cfs.avg_vruntime, -shift, cfs.overflow, "avg_vruntime re-base");
     cfs.min_vruntime = vruntime;
-    ++cfs.generation;
+    m().bump(cfs, nullptr);
   }
 }
 
@@ -109,7 +109,7 @@ void profile_ops<A, profile_6_18, M>::reweight_entity(cfs_rq<A>& cfs, entity& se
   }
   const std::uint64_t old = se.load.weight;
   se.load.weight = weight;
-  ++cfs.generation;
+  m().bump(cfs, &se);
   se.load.inv_weight = 0;  // update_load_set; reweight_task_fair restores the table inverse
   if (m().observer_ != nullptr) m().observer_->reweighted(cfs, se, old, se.rel_deadline);
 }
@@ -139,7 +139,7 @@ template <class A, class M>
 void profile_ops<A, profile_6_18, M>::yield_forfeit(cfs_rq<A>& cfs, entity& se) {
   se.vruntime = se.deadline;
   se.deadline = se.deadline + m().calc_delta_fair(cfs, se.slice, se);
-  ++cfs.generation;
+  m().bump(cfs, &se);
   update_min_vruntime(cfs);
 }
 

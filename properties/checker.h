@@ -110,6 +110,11 @@ class Checker final : public model::Observer<A> {
     ++env_.stamp;  // the model changed since the last hook
     env_.moved(c, se, how);
   }
+  // Not fanned out either: the recount follows the change (Env::changed).
+  void queue_changed(const model::cfs_rq<A>& c, const entity* se) override {
+    ++env_.stamp;  // the model changed since the last hook
+    env_.changed(c, se);
+  }
   void v0_moved(const model::cfs_rq<A>& c, const value& from, const value& to) override {
     ++env_.stamp;  // the model may have changed since the last hook
     for (auto* p : at(Hook::v0_moved)) p->v0_moved(c, from, to);

@@ -412,6 +412,7 @@ class LagTable {
   struct Row {
     const model::sched_entity<A>* se;
     typename A::value magnitude;
+    bool delayed;
   };
   template <class P>
   const std::vector<Row>& rows(const Env<A, P>& env, int cpu) {
@@ -424,11 +425,12 @@ class LagTable {
     entry.rows.clear();
     const QueueFacts<A>& f = env.facts(cpu);
     const typename A::value V = f.avg_vruntime();
-    for (const auto& member : f.members) {  // the recount's scaled weight of each
-      typename A::value lag_w = V - member.se->vruntime;
+    entry.rows.reserve(f.members.size());
+    for (const auto& member : f.members) {  // the values the recount read from each
+      typename A::value lag_w = V - member.vruntime;
       lag_w *= typename A::value(member.weight);
       if (lag_w < 0) lag_w = -lag_w;
-      entry.rows.push_back({member.se, std::move(lag_w)});
+      entry.rows.push_back({member.se, std::move(lag_w), member.delayed});
     }
     return entry.rows;
   }
@@ -606,7 +608,7 @@ class LagBound final : public Property<A, P> {
     s.slices_fit = true;
     for (const auto& member : f.members) {
       const int task = member.se->task;
-      const std::uint64_t slice = tasks[static_cast<std::size_t>(task)].se.slice;
+      const std::uint64_t slice = member.slice;
       if (was_member(task)) {
         ++kept;
         breaks = breaks || (!steady_ && slice < seen_[static_cast<std::size_t>(task)].slice);
@@ -622,10 +624,8 @@ class LagBound final : public Property<A, P> {
     }
     breaks = breaks || (steady_ && kept < s.count);  // a leave
     ++s.generation;
-    for (const auto& member : f.members) {
-      const int task = member.se->task;
-      seen_[static_cast<std::size_t>(task)] = {cpu, s.generation, tasks[static_cast<std::size_t>(task)].se.slice};
-    }
+    for (const auto& member : f.members)
+      seen_[static_cast<std::size_t>(member.se->task)] = {cpu, s.generation, member.slice};
     s.count = f.members.size();
     return breaks;
   }
@@ -649,7 +649,7 @@ class LagBound final : public Property<A, P> {
     const value limit = value(1024) * value(b + q);  // the bound, times 1024
     const value* worst = nullptr;
     for (const auto& row : lags_->rows(this->env_, cpu)) {
-      if (!steady_ && row.se->sched_delayed) continue;
+      if (!steady_ && row.delayed) continue;
       if (pass_fail && (steady_ ? row.magnitude >= limit : row.magnitude > limit))
         report(cpu, *row.se, b, q, off_tick_grid(b, q, row.magnitude) ? kOffTickGrid : std::string_view{});
       if (!pass_fail && (worst == nullptr || row.magnitude > *worst)) worst = &row.magnitude;

@@ -92,12 +92,50 @@ struct Env {
   // sanitize preset) recount at every reuse and assert that the counts agree, so a
   // change the model did not mark, or a wrong patch, cannot go unseen.
   const QueueFacts<A>& facts(int cpu) const {
-    const auto c = static_cast<std::size_t>(cpu);
 #ifndef EEVDF_VALIDATE_CACHES
-    // The common case first: asked again with the queue unchanged (several checks
+    // The common case inline: asked again with the queue unchanged (several checks
     // per hook and event end).
-    if (c < facts_generation_.size() && facts_generation_[c] == m.rqs()[c].cfs.generation) return facts_[c];
+    const auto c = static_cast<std::size_t>(cpu);
+    if (c < facts_generation_.size() && facts_generation_[c] == m.rqs()[c].cfs.generation) [[likely]]
+      return facts_[c];
 #endif
+    return refreshed_facts(cpu);
+  }
+  // §3.3 a move of `se` in or out of the tree or curr (model::queue_move), right after
+  // its generation bump: when the recount is from just before that bump, the moved
+  // entity is counted in or out (QueueFacts::patch) instead of walking Q again.
+  void moved(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, model::queue_move how) {
+    if (follows_facts(cfs)) facts_[static_cast<std::size_t>(cfs.rq_->cpu)].patch(se, how);
+  }
+  // The same for a change of se's values, or of v0 when se is null
+  // (model::Observer::queue_changed).
+  void changed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>* se) {
+    if (follows_facts(cfs)) facts_[static_cast<std::size_t>(cfs.rq_->cpu)].patch(cfs, se);
+  }
+  // Once per event, before its checks (Checker::after_event): each patched recount
+  // that still describes its queue must equal a full recount (an internal error,
+  // exit 3, otherwise), so that the event's checks read a recount of the queue.
+  void verify_patches() const {
+    for (const int cpu : patched_cpus_) {
+      const auto c = static_cast<std::size_t>(cpu);
+      const model::cfs_rq<A>& cfs = m.rqs()[c].cfs;
+      if (patched_[c] == 0 || facts_generation_[c] != cfs.generation) continue;
+      EEVDF_ASSERT(facts_[c].matches_recount(cfs), "a queue patch disagrees with a recount of the queue");
+    }
+    for (const int cpu : patched_cpus_) patched_[static_cast<std::size_t>(cpu)] = 0;
+    patched_cpus_.clear();
+  }
+  const QueueFacts<A>& facts(const model::cfs_rq<A>& cfs) const { return facts(cfs.rq_->cpu); }
+  // Advances (Checker) at each hook and event boundary: a cache key for per-hook
+  // work of one property.
+  std::uint64_t stamp = 1;
+
+ private:
+  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
+
+  // facts() when the queue changed since its recount (or to check a reuse).
+  [[gnu::noinline]] const QueueFacts<A>& refreshed_facts(int cpu) const {
+    const auto c = static_cast<std::size_t>(cpu);
     if (facts_.size() != m.rqs().size()) {
       facts_.resize(m.rqs().size());
       facts_generation_.assign(m.rqs().size(), kNever);
@@ -117,44 +155,21 @@ struct Env {
     }
     return facts_[c];
   }
-  // §3.3 a move of `se` in or out of the tree or curr (model::queue_move), right after
-  // its generation bump: when the recount is from just before that bump, the moved
-  // entity is counted in or out (QueueFacts::patch) instead of walking Q again.
-  void moved(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, model::queue_move how) {
+  // Whether cfs's recount is from just before the generation bump the model just
+  // made, so that the change the bump marks can be patched in; if so the recount
+  // takes the new generation and is marked for verify_patches.
+  bool follows_facts(const model::cfs_rq<A>& cfs) {
     const auto c = static_cast<std::size_t>(cfs.rq_->cpu);
-    if (c >= facts_.size() || facts_generation_[c] == kNever || facts_generation_[c] + 1 != cfs.generation) return;
-    facts_[c].patch(se, how);
+    if (c >= facts_.size() || facts_generation_[c] == kNever || facts_generation_[c] + 1 != cfs.generation) return false;
     facts_generation_[c] = cfs.generation;
     if (patched_[c] == 0) patched_cpus_.push_back(cfs.rq_->cpu);
     patched_[c] = 1;
+    return true;
   }
-  // Once per event, before its checks (Checker::after_event): each patched recount
-  // that still describes its queue is recounted in full and must agree (an internal
-  // error, exit 3, otherwise); the full recount then serves the event's checks.
-  void verify_patches() const {
-    for (const int cpu : patched_cpus_) {
-      const auto c = static_cast<std::size_t>(cpu);
-      const model::cfs_rq<A>& cfs = m.rqs()[c].cfs;
-      if (patched_[c] == 0 || facts_generation_[c] != cfs.generation) continue;
-      scratch_.recount(cfs);
-      EEVDF_ASSERT(scratch_.same_as(facts_[c]), "a queue move patch disagrees with a recount of the queue");
-      std::swap(scratch_, facts_[c]);
-    }
-    for (const int cpu : patched_cpus_) patched_[static_cast<std::size_t>(cpu)] = 0;
-    patched_cpus_.clear();
-  }
-  const QueueFacts<A>& facts(const model::cfs_rq<A>& cfs) const { return facts(cfs.rq_->cpu); }
-  // Advances (Checker) at each hook and event boundary: a cache key for per-hook
-  // work of one property.
-  std::uint64_t stamp = 1;
-
- private:
-  static constexpr std::uint64_t kNever = ~std::uint64_t{0};
   mutable bool memo_valid_ = false;  // task_index's memo: ids map to fixed indices
   mutable int memo_id_ = 0, memo_index_ = -1;
   mutable std::vector<QueueFacts<A>> facts_;
   mutable std::vector<std::uint64_t> facts_generation_;
-  mutable QueueFacts<A> scratch_;           // verify_patches' recount (its vectors kept)
   mutable std::vector<char> patched_;       // per CPU: patched since its last full recount
   mutable std::vector<int> patched_cpus_;   // the CPUs patched in this event
 };

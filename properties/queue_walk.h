@@ -5,7 +5,6 @@
 // a recount (Env::facts); each property still judges alone.
 #pragma once
 
-#include <algorithm>    // find_if (same_as)
 #include <cstddef>      // ptrdiff_t
 #include <cstdint>      // weights
 #include <type_traits>  // the arithmetic
@@ -49,16 +48,18 @@ struct QueueSums {
 
 // A recount of one runqueue: one walk of Q, tree first (deadline order), then curr.
 // Between two recounts a move of an entity in or out of the tree or curr
-// (model::queue_move) may be applied as a patch: the moved entity's own values
-// counted in or out, by this code (Env::facts says when, and checks the patches).
+// (model::queue_move), or a change of one entity's values or of v0, may be applied
+// as a patch by this code, keeping the recount's order (Env::facts says when, and
+// checks every patched recount against a fresh one once per event).
 template <class A>
 struct QueueFacts {
   using entity = model::sched_entity<A>;
+  using value = typename A::value;
   // What one entity of Q counted: the values read from it, kept so that a patch can
   // take it out again and the slice extremes can be found without the entities.
   struct Member {
     const entity* se = nullptr;
-    typename A::value key_weight{};   // w (v - v0)
+    value vruntime{};
     std::uint64_t weight = 0;         // scaled down
     std::uint64_t full_weight = 0;
     std::uint64_t slice = 0;
@@ -69,7 +70,7 @@ struct QueueFacts {
   };
 
   QueueSums<A> q;                     // over Q
-  typename A::value tree_keys{};      // Σ w (v - v0) over the tree only (curr excluded)
+  value tree_keys{};                  // Σ w (v - v0) over the tree only (curr excluded)
   std::uint64_t tree_weights = 0;
   std::uint64_t q_weights = 0;        // Σ scaled-down weights over Q
   std::uint64_t full_weight = 0;      // Σ full weights over Q
@@ -78,9 +79,8 @@ struct QueueFacts {
   std::uint64_t custom_slice_min = ~std::uint64_t{0};  // over custom slices in Q
   std::uint64_t custom_slice_max = 0;
   unsigned absurd_slices = 0;         // slices of 0 or U64_MAX in Q
-  // Q's members (a recount's order: the tree in deadline order, then curr; a patch
-  // appends and removes), for the checks that walk Q again at the same hook: a
-  // vector instead of the tree's nodes.
+  // Q's members in the recount's order (the tree in deadline order, then curr), for
+  // the checks that walk Q again at the same hook: a vector instead of the tree.
   std::vector<Member> members;
   // The two smallest slices of Q and the entity of the smallest (min_slice_except).
   std::uint64_t slice_min = ~std::uint64_t{0}, slice_second = ~std::uint64_t{0};
@@ -91,18 +91,18 @@ struct QueueFacts {
   // walk differently as more instantiations share it.
   [[gnu::flatten]] void recount(const model::cfs_rq<A>& cfs) {
     clear(cfs.min_vruntime);
-    for (const auto* se : cfs.timeline) add(*se, true);
-    if (cfs.curr != nullptr && cfs.curr->on_rq) add(*cfs.curr, false);
+    for (const auto* se : cfs.timeline) insert(members.size(), *se, true);
+    if (cfs.curr != nullptr && cfs.curr->on_rq) insert(members.size(), *cfs.curr, false);
   }
 
   // §3.3 the model moved `se` (model::queue_move) and changed nothing else since this
   // recount: Q as for_each_queued sees it gains or loses that one entity.
   void patch(const entity& se, model::queue_move how) {
     switch (how) {
-      case model::queue_move::into_tree: add(se, true); break;
+      case model::queue_move::into_tree: insert(tree_position(se), se, true); break;
       case model::queue_move::out_of_tree: drop(se, true); break;
       case model::queue_move::became_curr:
-        if (se.on_rq) add(se, false);
+        if (se.on_rq) insert(members.size(), se, false);
         break;
       case model::queue_move::left_curr:
         if (se.on_rq) drop(se, false);
@@ -110,41 +110,81 @@ struct QueueFacts {
     }
   }
 
-  // The same counts and the same members in any order: what a patch must give. The
-  // entity of the smallest slice may differ among equal slices; min_slice_except
-  // returns the same either way.
-  bool same_as(const QueueFacts& o) const {
-    if (!(q == o.q && tree_keys == o.tree_keys && tree_weights == o.tree_weights && q_weights == o.q_weights &&
-          full_weight == o.full_weight && queued == o.queued && delayed == o.delayed &&
-          custom_slice_min == o.custom_slice_min && custom_slice_max == o.custom_slice_max &&
-          absurd_slices == o.absurd_slices && slice_min == o.slice_min && slice_second == o.slice_second &&
-          members.size() == o.members.size()))
-      return false;
-    for (const Member& m : members) {  // |Q| is small: a search per member
-      const auto it = std::find_if(o.members.begin(), o.members.end(),
-                                   [&](const Member& x) { return x.se == m.se && x.in_tree == m.in_tree; });
-      if (it == o.members.end() || !(*it == m)) return false;
+  // §3.3, §4.3 the model changed `se`'s own values, or with se == nullptr v0, and
+  // nothing else since this recount (model::Observer::queue_changed): se is read
+  // again where it is counted (an on_rq flip of curr counts it in or out; the tree
+  // keeps its members until a queue move), or the sums are re-based on the new v0.
+  void patch(const model::cfs_rq<A>& cfs, const entity* se) {
+    if (se == nullptr) {
+      rebase(cfs.min_vruntime);
+      return;
     }
-    return true;
+    const bool counts_as_curr = se == cfs.curr && se->on_rq;
+    bool as_curr = false;
+    for (std::size_t i = 0; i < members.size();) {
+      if (members[i].se == se && !members[i].in_tree) as_curr = true;
+      if (members[i].se == se && !members[i].in_tree && !counts_as_curr) {
+        drop_at(i);  // curr left Q (on_rq cleared)
+        continue;
+      }
+      if (members[i].se == se) reread(i);
+      ++i;
+    }
+    if (!as_curr && se == cfs.curr && se->on_rq) insert(members.size(), *se, false);
+  }
+
+  // The same counts and the same members in the same order: what a patch must give.
+  // The entity of the smallest slice may differ among equal slices; min_slice_except
+  // returns the same either way.
+  bool same_as(const QueueFacts& o) const { return same_counts(o) && members == o.members; }
+  // Whether a recount of cfs now would give these facts, without building one: the
+  // queue walked in the recount's order, each entity read again and compared with its
+  // member, then the sums and extremes counted again from the members.
+  [[gnu::flatten]] bool matches_recount(const model::cfs_rq<A>& cfs) const {
+    std::size_t i = 0;
+    for (const auto* se : cfs.timeline) {
+      if (i == members.size() || !(read(*se, true) == members[i])) return false;
+      ++i;
+    }
+    if (cfs.curr != nullptr && cfs.curr->on_rq) {
+      if (i == members.size() || !(read(*cfs.curr, false) == members[i])) return false;
+      ++i;
+    }
+    if (i != members.size()) return false;
+    QueueFacts counted;  // no members: nothing allocated
+    counted.clear(cfs.min_vruntime);
+    for (const Member& m : members) {
+      counted.count(m, 1);
+      counted.extend_slices(m);
+    }
+    return same_counts(counted);
   }
   // The smallest slice of Q without `except` (nullptr: of all Q).
   std::uint64_t min_slice_except(const model::sched_entity<A>* except) const {
     return except != nullptr && except == slice_min_entity ? slice_second : slice_min;
   }
   // V as the kernel defines it (§4.1): v0 + floor(S/W), exact in the ideal arithmetic.
-  typename A::value avg_vruntime() const {
+  value avg_vruntime() const {
     if (q.weights == 0) return q.v0;
-    if constexpr (std::is_same_v<typename A::value, typename model::KernelArith::value>) {
-      typename A::value d = q.keys / q.weights;
+    if constexpr (std::is_same_v<value, typename model::KernelArith::value>) {
+      value d = q.keys / q.weights;
       if (q.keys % q.weights != 0 && q.keys < 0) d -= 1;
       return q.v0 + d;
     } else {
       return q.v0 + q.keys / q.weights;
     }
   }
+  // w (v - v0) of one member.
+  value key_weight(const Member& m) const { return (m.vruntime - q.v0) * value(m.weight); }
 
  private:
-  void clear(const typename A::value& v0) {
+  bool same_counts(const QueueFacts& o) const {
+    return q == o.q && tree_keys == o.tree_keys && tree_weights == o.tree_weights && q_weights == o.q_weights &&
+           full_weight == o.full_weight && queued == o.queued && delayed == o.delayed &&
+           custom_slice_min == o.custom_slice_min && custom_slice_max == o.custom_slice_max &&
+           absurd_slices == o.absurd_slices && slice_min == o.slice_min && slice_second == o.slice_second;
+  }
+  void clear(const value& v0) {
     q = QueueSums<A>();
     q.v0 = v0;
     tree_keys = {};
@@ -153,44 +193,108 @@ struct QueueFacts {
     members.clear();
     slice_extremes();
   }
-  // Counts `se` in: its values are read once, into its member.
-  void add(const entity& se, bool in_tree) {
-    const std::uint64_t w = scaled_down(se.load.weight);
-    const Member& m = members.emplace_back(Member{&se, (se.vruntime - q.v0) * typename A::value(w), w,
-                                                  se.load.weight, se.slice, se.custom_slice, se.sched_delayed,
-                                                  in_tree});
-    q.keys += m.key_weight;
-    q_weights += w;
-    q.weights = typename A::value(q_weights);
-    if (in_tree) {
-      tree_keys += m.key_weight;
-      tree_weights += w;
+  static Member read(const entity& se, bool in_tree) {
+    return Member{&se, se.vruntime, scaled_down(se.load.weight), se.load.weight, se.slice, se.custom_slice,
+                  se.sched_delayed, in_tree};
+  }
+  // Where the tree (members before curr, in (deadline, insertion) order as the
+  // model's tree compares, cfs_rq::by_deadline) takes `se`.
+  std::size_t tree_position(const entity& se) const {
+    std::size_t i = 0;
+    while (i < members.size() && members[i].in_tree &&
+           (members[i].se->tree_deadline < se.tree_deadline ||
+            (members[i].se->tree_deadline == se.tree_deadline && members[i].se->tree_seq < se.tree_seq)))
+      ++i;
+    return i;
+  }
+  // Counts `se` in at position `at`: its values are read once, into its member.
+  void insert(std::size_t at, const entity& se, bool in_tree) {
+    const Member m = read(se, in_tree);
+    if (at == members.size()) {
+      members.push_back(m);
+    } else {
+      members.insert(members.begin() + static_cast<std::ptrdiff_t>(at), m);
     }
-    full_weight += m.full_weight;
-    ++queued;
-    delayed += m.delayed ? 1 : 0;
-    absurd_slices += m.slice == 0 || m.slice == ~std::uint64_t{0} ? 1 : 0;
+    count(m, 1);
     extend_slices(m);
   }
   void drop(const entity& se, bool in_tree) {
     std::size_t i = 0;
     while (i < members.size() && !(members[i].se == &se && members[i].in_tree == in_tree)) ++i;
     EEVDF_ASSERT(i < members.size(), "a queue move patch drops an entity the recount did not count");
+    drop_at(i);
+  }
+  void drop_at(std::size_t i) {
     const Member m = members[i];
-    q.keys -= m.key_weight;
-    q_weights -= m.weight;
-    q.weights = typename A::value(q_weights);
-    if (m.in_tree) {
-      tree_keys -= m.key_weight;
-      tree_weights -= m.weight;
+    count(m, -1);
+    members.erase(members.begin() + static_cast<std::ptrdiff_t>(i));
+    if (was_extreme(m)) find_slice_extremes();  // an extreme cannot be taken out
+  }
+  // Member i read again from its entity, in place.
+  void reread(std::size_t i) {
+    const Member old = members[i];
+    const Member now = read(*old.se, old.in_tree);
+    if (now == old) return;
+    if (Member{now.se, old.vruntime, now.weight, now.full_weight, now.slice, now.custom_slice, now.delayed,
+               now.in_tree} == old) {  // only vruntime moved (update_curr, the common case)
+      const value shift = (now.vruntime - old.vruntime) * value(now.weight);
+      q.keys += shift;
+      if (now.in_tree) tree_keys += shift;
+      members[i] = now;
+      return;
     }
-    full_weight -= m.full_weight;
-    --queued;
-    delayed -= m.delayed ? 1 : 0;
-    absurd_slices -= m.slice == 0 || m.slice == ~std::uint64_t{0} ? 1 : 0;
-    const auto at = static_cast<std::ptrdiff_t>(i);
-    members.erase(members.begin() + at);
-    slice_extremes();  // a minimum cannot be taken out: found again from the members
+    count(old, -1);
+    members[i] = now;
+    count(now, 1);
+    if (now.slice != old.slice || now.custom_slice != old.custom_slice) {
+      if (was_extreme(old)) {
+        find_slice_extremes();
+      } else {
+        extend_slices(now);
+      }
+    }
+  }
+  // Adds (sign 1) or takes out (-1) one member's share of the sums and counts.
+  void count(const Member& m, int sign) {
+    const value kw = key_weight(m);
+    const unsigned absurd = m.slice == 0 || m.slice == ~std::uint64_t{0} ? 1 : 0;
+    if (sign > 0) {
+      q.keys += kw;
+      q_weights += m.weight;
+      if (m.in_tree) {
+        tree_keys += kw;
+        tree_weights += m.weight;
+      }
+      full_weight += m.full_weight;
+      ++queued;
+      delayed += m.delayed ? 1 : 0;
+      absurd_slices += absurd;
+    } else {
+      q.keys -= kw;
+      q_weights -= m.weight;
+      if (m.in_tree) {
+        tree_keys -= kw;
+        tree_weights -= m.weight;
+      }
+      full_weight -= m.full_weight;
+      --queued;
+      delayed -= m.delayed ? 1 : 0;
+      absurd_slices -= absurd;
+    }
+    q.weights = value(q_weights);
+  }
+  // Every key w (v - v0) on a new v0: exact, S' = S - W (v0' - v0).
+  void rebase(const value& v0) {
+    const value shift = v0 - q.v0;
+    q.keys -= value(q_weights) * shift;
+    tree_keys -= value(tree_weights) * shift;
+    q.v0 = v0;
+  }
+  bool was_extreme(const Member& m) const {
+    return m.slice <= slice_second || (m.custom_slice && (m.slice == custom_slice_min || m.slice == custom_slice_max));
+  }
+  void find_slice_extremes() {
+    slice_extremes();
     for (const Member& kept : members) extend_slices(kept);
   }
   void slice_extremes() {

@@ -1,0 +1,139 @@
+// The shared recount of a runqueue (properties/queue_walk.h, QueueFacts) and its
+// patches: each must give what a recount of the changed queue gives, and a change
+// the patches did not follow must show in the check of a patched recount.
+#include <catch2/catch.hpp>
+
+#include "model/arith_kernel.h"
+#include "properties/queue_walk.h"
+#include "properties/tests/harness.h"
+
+using eevdf::properties::testing::Harness;
+using K = eevdf::model::KernelArith;
+
+namespace {
+
+// Three tasks of mixed weight on one CPU, ticked past several deadlines.
+const char* const kThree = R"(eevdf-trace 1
+topology 1x1
+task 1
+task 2 nice=5
+task 3 nice=-3
+@0 fork 1
+@0 fork 2
+@0 fork 3
+@1ms tick 0
+@2ms tick 0
+@3ms tick 0
+@4ms tick 0
+@5ms tick 0
+)";
+
+}  // namespace
+
+// The shared recount's patches (QueueFacts::patch, docs/PROPERTIES.md): each queue
+// move counted in or out must give what a recount of the moved queue gives, and a
+// patch for a move that did not happen must not. The queue is a copy of the model's
+// runqueue, moved by hand as __dequeue_entity / set_next_entity / put_prev_entity /
+// __enqueue_entity would.
+TEST_CASE("a patched recount equals a recount of the moved queue", "[properties][facts]") {
+  using eevdf::model::queue_move;
+  using eevdf::properties::QueueFacts;
+  Harness<K> h(kThree, {});
+  h.apply_until();
+  auto cfs = h.run->machine().rqs().at(0).cfs;  // a copy: the model is not touched
+  REQUIRE(cfs.curr != nullptr);
+  REQUIRE(cfs.timeline.size() == 2);
+  QueueFacts<K> patched, fresh;
+  patched.recount(cfs);
+  const auto recounted = [&] {
+    fresh.recount(cfs);
+    return fresh;
+  };
+  // put_prev_entity: curr back into the tree, then no curr.
+  auto* prev = cfs.curr;
+  cfs.timeline.insert(prev);
+  patched.patch(*prev, queue_move::into_tree);
+  CHECK(patched.same_as(recounted()));
+  cfs.curr = nullptr;
+  patched.patch(*prev, queue_move::left_curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 3);
+  // set_next_entity of the leftmost: out of the tree, then curr.
+  auto* next = *cfs.timeline.begin();
+  cfs.timeline.erase(cfs.timeline.begin());
+  patched.patch(*next, queue_move::out_of_tree);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 2);
+  CHECK(patched.min_slice_except(next) == fresh.min_slice_except(next));
+  cfs.curr = next;
+  patched.patch(*next, queue_move::became_curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.avg_vruntime() == fresh.avg_vruntime());
+  // A move that did not happen: the patched counts disagree with the queue.
+  QueueFacts<K> wrong = patched;
+  wrong.patch(*prev, queue_move::became_curr);
+  CHECK_FALSE(wrong.same_as(recounted()));
+}
+
+// The value patches (QueueFacts::patch(cfs, se), model::Observer::queue_changed):
+// update_curr's charge of curr, v0 moving forward, a tree entity becoming delayed,
+// a renice of a queued entity, curr leaving Q (on_rq cleared) and coming back. The
+// expected facts are a fresh recount of the changed copy; matches_recount (the
+// per-event verification) agrees, and fails for a change no patch followed.
+TEST_CASE("a value patch equals a recount of the changed queue", "[properties][facts]") {
+  using eevdf::properties::QueueFacts;
+  Harness<K> h(kThree, {});
+  h.apply_until();
+  auto cfs = h.run->machine().rqs().at(0).cfs;  // a copy; its entities are copied too
+  auto tasks = h.run->machine().tasks();
+  REQUIRE(cfs.curr != nullptr);
+  REQUIRE(cfs.timeline.size() == 2);
+  // Point the copy at copied entities, so that they can be changed by hand.
+  auto* curr = &tasks.at(static_cast<std::size_t>(cfs.curr->task)).se;
+  cfs.curr = curr;
+  decltype(cfs.timeline) tree;
+  for (const auto* se : cfs.timeline) tree.insert(&tasks.at(static_cast<std::size_t>(se->task)).se);
+  cfs.timeline = tree;
+  auto* first = *cfs.timeline.begin();
+  QueueFacts<K> patched, fresh;
+  patched.recount(cfs);
+  const auto recounted = [&] {
+    fresh.recount(cfs);
+    return fresh;
+  };
+  // update_curr: curr's vruntime moves.
+  curr->vruntime += 700000;
+  CHECK_FALSE(patched.matches_recount(cfs));  // not followed yet
+  patched.patch(cfs, curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.matches_recount(cfs));
+  // update_min_vruntime: v0 moves; every key w (v - v0) with it.
+  cfs.min_vruntime += 300000;
+  patched.patch(cfs, nullptr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.avg_vruntime() == fresh.avg_vruntime());
+  CHECK(patched.q.keys == fresh.q.keys);
+  // set_delayed of a tree entity, then a new weight and slice for it.
+  first->sched_delayed = true;
+  patched.patch(cfs, first);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.delayed == 1);
+  first->load.weight = 3121 * 1024;
+  first->slice = 700000;
+  patched.patch(cfs, first);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.slice_min == 700000);
+  // dequeue of the running curr: on_rq cleared, Q loses it; enqueue brings it back.
+  curr->on_rq = false;
+  patched.patch(cfs, curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 2);
+  curr->on_rq = true;
+  patched.patch(cfs, curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 3);
+  // A change without its patch: the verification sees it.
+  first->vruntime += 1;
+  CHECK_FALSE(patched.matches_recount(cfs));
+  CHECK_FALSE(patched.same_as(recounted()));
+}
