@@ -27,6 +27,22 @@ struct Capture final : Sink {
 };
 
 // A `tick 0` to hand to hooks called directly (after a test changed the state).
+// Three tasks of mixed weight on one CPU, ticked past several deadlines.
+inline const char* const kThree = R"(eevdf-trace 1
+topology 1x1
+task 1
+task 2 nice=5
+task 3 nice=-3
+@0 fork 1
+@0 fork 2
+@0 fork 3
+@1ms tick 0
+@2ms tick 0
+@3ms tick 0
+@4ms tick 0
+@5ms tick 0
+)";
+
 inline trace::Event tick_event() {
   trace::Event e;
   e.verb = trace::Verb::tick;

@@ -9,26 +9,11 @@
 #include "properties/tests/harness.h"
 
 using eevdf::properties::testing::Harness;
+using eevdf::properties::testing::kThree;
 using K = eevdf::model::KernelArith;
 using I = eevdf::model::IdealArith;
 
 namespace {
-
-// Three tasks of mixed weight on one CPU, ticked past several deadlines.
-const char* const kThree = R"(eevdf-trace 1
-topology 1x1
-task 1
-task 2 nice=5
-task 3 nice=-3
-@0 fork 1
-@0 fork 2
-@0 fork 3
-@1ms tick 0
-@2ms tick 0
-@3ms tick 0
-@4ms tick 0
-@5ms tick 0
-)";
 
 const std::vector<std::string> kCore{"lag_zero_sum", "pick_eligible", "pick_earliest_deadline", "pick_nonempty"};
 
