@@ -1,8 +1,9 @@
 // Allocation-free walks over a runqueue's queued entities Q (the tree and an on_rq
 // curr), and the facts the checks share: counted once per runqueue per hook or event
 // instead of once per property (INVARIANTS.md: a checked replay costs at most
-// 3x a plain one). The facts are recounts, patched at queue moves and checked against
-// a recount (Env::facts); each property still judges alone.
+// 3x a plain one). The facts are recounts, patched at queue moves and value
+// changes and checked against a walk of the queue (Env::facts); each property
+// still judges alone.
 #pragma once
 
 #include <cstddef>      // ptrdiff_t
@@ -120,17 +121,18 @@ struct QueueFacts {
       return;
     }
     const bool counts_as_curr = se == cfs.curr && se->on_rq;
-    bool as_curr = false;
+    bool counted_as_curr = false;
     for (std::size_t i = 0; i < members.size();) {
-      if (members[i].se == se && !members[i].in_tree) as_curr = true;
-      if (members[i].se == se && !members[i].in_tree && !counts_as_curr) {
+      if (members[i].se != se) {
+        ++i;
+      } else if (members[i].in_tree || counts_as_curr) {
+        counted_as_curr = counted_as_curr || !members[i].in_tree;
+        reread(i++);
+      } else {
         drop_at(i);  // curr left Q (on_rq cleared)
-        continue;
       }
-      if (members[i].se == se) reread(i);
-      ++i;
     }
-    if (!as_curr && se == cfs.curr && se->on_rq) insert(members.size(), *se, false);
+    if (counts_as_curr && !counted_as_curr) insert(members.size(), *se, false);  // curr joined Q
   }
 
   // The same counts and the same members in the same order: what a patch must give.
@@ -235,8 +237,9 @@ struct QueueFacts {
     const Member old = members[i];
     const Member now = read(*old.se, old.in_tree);
     if (now == old) return;
-    if (Member{now.se, old.vruntime, now.weight, now.full_weight, now.slice, now.custom_slice, now.delayed,
-               now.in_tree} == old) {  // only vruntime moved (update_curr, the common case)
+    Member moved = old;
+    moved.vruntime = now.vruntime;
+    if (moved == now) {  // only vruntime moved (update_curr, the common case)
       const value shift = (now.vruntime - old.vruntime) * value(now.weight);
       q.keys += shift;
       if (now.in_tree) tree_keys += shift;
