@@ -1,5 +1,5 @@
 // Benchmarks of the models on fixed traces (docs/BENCHMARKS.md): events per second
-// of pre-parsed events, each model measured side by side in one run. Speed is
+// of pre-parsed events, the models of a table measured in turns in one run. Speed is
 // measured here, never by timed tests.
 #pragma once
 
@@ -30,7 +30,7 @@ struct TraceResult {
 };
 
 struct Options {
-  int repetitions = 3;                     // best of N: the least disturbed run
+  int repetitions = 3;                     // rounds; each model keeps its least disturbed run
   std::uint64_t ideal_events_max = 10000;  // exact rationals grow: a prefix only
   std::vector<std::string> models;         // only these (profiling); empty: all
 };
