@@ -85,7 +85,8 @@ struct QueueFacts {
   std::vector<Member> members;
   // The two smallest slices of Q and the entity of the smallest (min_slice_except).
   std::uint64_t slice_min = ~std::uint64_t{0}, slice_second = ~std::uint64_t{0};
-  const entity* slice_min_entity = nullptr;
+  const entity* slice_min_entity = nullptr;  // null while two or more share slice_min
+  unsigned at_slice_min = 0;                 // members whose slice is slice_min
 
   // One pass over the tree, then curr: everything the checks recount.
   // Flattened: the hot loop of the checker; the compiler otherwise inlines the
@@ -122,12 +123,13 @@ struct QueueFacts {
     }
     const bool counts_as_curr = se == cfs.curr && se->on_rq;
     bool counted_as_curr = false;
-    for (std::size_t i = 0; i < members.size();) {
-      if (members[i].se != se) {
-        ++i;
-      } else if (members[i].in_tree || counts_as_curr) {
+    // Backwards, so that a drop only moves members already seen (curr, the usual
+    // one, comes first).
+    for (std::size_t i = members.size(); i-- > 0;) {
+      if (members[i].se != se) continue;
+      if (members[i].in_tree || counts_as_curr) {
         counted_as_curr = counted_as_curr || !members[i].in_tree;
-        reread(i++);
+        reread(i);
       } else {
         drop_at(i);  // curr left Q (on_rq cleared)
       }
@@ -139,20 +141,26 @@ struct QueueFacts {
   // The entity of the smallest slice may differ among equal slices; min_slice_except
   // returns the same either way.
   bool same_as(const QueueFacts& o) const { return same_counts(o) && members == o.members; }
-  // Whether a recount of cfs now would give these facts, without building one: the
-  // queue walked in the recount's order, each entity read again and compared with its
-  // member, then the sums and extremes counted again from the members.
-  [[gnu::flatten]] bool matches_recount(const model::cfs_rq<A>& cfs) const {
+  // Whether the members still read as Q's entities, in the recount's order: the
+  // queue walked, each entity read again and compared with its member. A change of
+  // the model that no hook marked shows here.
+  [[gnu::flatten]] bool reads_as_queue(const model::cfs_rq<A>& cfs) const {
     std::size_t i = 0;
     for (const auto* se : cfs.timeline) {
-      if (i == members.size() || !(read(*se, true) == members[i])) return false;
+      if (i == members.size() || !reads_as(*se, true, members[i])) return false;
       ++i;
     }
     if (cfs.curr != nullptr && cfs.curr->on_rq) {
-      if (i == members.size() || !(read(*cfs.curr, false) == members[i])) return false;
+      if (i == members.size() || !reads_as(*cfs.curr, false, members[i])) return false;
       ++i;
     }
-    if (i != members.size()) return false;
+    return i == members.size();
+  }
+  // Whether a recount of cfs now would give these facts, without building one: the
+  // members read as the queue, and the sums and extremes counted again from them
+  // equal the patched ones.
+  bool matches_recount(const model::cfs_rq<A>& cfs) const {
+    if (!reads_as_queue(cfs)) return false;
     QueueFacts counted;  // no members: nothing allocated
     counted.clear(cfs.min_vruntime);
     for (const Member& m : members) {
@@ -184,7 +192,8 @@ struct QueueFacts {
     return q == o.q && tree_keys == o.tree_keys && tree_weights == o.tree_weights && q_weights == o.q_weights &&
            full_weight == o.full_weight && queued == o.queued && delayed == o.delayed &&
            custom_slice_min == o.custom_slice_min && custom_slice_max == o.custom_slice_max &&
-           absurd_slices == o.absurd_slices && slice_min == o.slice_min && slice_second == o.slice_second;
+           absurd_slices == o.absurd_slices && slice_min == o.slice_min && slice_second == o.slice_second &&
+           at_slice_min == o.at_slice_min;
   }
   void clear(const value& v0) {
     q = QueueSums<A>();
@@ -194,6 +203,15 @@ struct QueueFacts {
     queued = delayed = absurd_slices = 0;
     members.clear();
     slice_extremes();
+  }
+  // read(se, in_tree) == m, without building the member (the scaled weight follows
+  // from the full one); one test instead of a branch per field: the verification's
+  // inner loop.
+  static bool reads_as(const entity& se, bool in_tree, const Member& m) {
+    const bool differs = (&se != m.se) | (se.vruntime != m.vruntime) | (se.load.weight != m.full_weight) |
+                         (se.slice != m.slice) | (se.custom_slice != m.custom_slice) |
+                         (se.sched_delayed != m.delayed) | (in_tree != m.in_tree);
+    return !differs;
   }
   static Member read(const entity& se, bool in_tree) {
     return Member{&se, se.vruntime, scaled_down(se.load.weight), se.load.weight, se.slice, se.custom_slice,
@@ -230,30 +248,29 @@ struct QueueFacts {
     const Member m = members[i];
     count(m, -1);
     members.erase(members.begin() + static_cast<std::ptrdiff_t>(i));
-    if (was_extreme(m)) find_slice_extremes();  // an extreme cannot be taken out
+    if (!forget_slice(m)) find_slice_extremes();
   }
   // Member i read again from its entity, in place.
   void reread(std::size_t i) {
     const Member old = members[i];
-    const Member now = read(*old.se, old.in_tree);
-    if (now == old) return;
-    Member moved = old;
-    moved.vruntime = now.vruntime;
-    if (moved == now) {  // only vruntime moved (update_curr, the common case)
-      const value shift = (now.vruntime - old.vruntime) * value(now.weight);
+    const entity& se = *old.se;
+    if (se.load.weight == old.full_weight && se.slice == old.slice && se.custom_slice == old.custom_slice &&
+        se.sched_delayed == old.delayed) {  // at most vruntime moved (update_curr, the common case)
+      const value shift = (se.vruntime - old.vruntime) * value(old.weight);
       q.keys += shift;
-      if (now.in_tree) tree_keys += shift;
-      members[i] = now;
+      if (old.in_tree) tree_keys += shift;
+      members[i].vruntime = se.vruntime;
       return;
     }
+    const Member now = read(se, old.in_tree);
     count(old, -1);
     members[i] = now;
     count(now, 1);
     if (now.slice != old.slice || now.custom_slice != old.custom_slice) {
-      if (was_extreme(old)) {
-        find_slice_extremes();
-      } else {
+      if (forget_slice(old)) {
         extend_slices(now);
+      } else {
+        find_slice_extremes();
       }
     }
   }
@@ -293,8 +310,16 @@ struct QueueFacts {
     tree_keys -= value(tree_weights) * shift;
     q.v0 = v0;
   }
-  bool was_extreme(const Member& m) const {
-    return m.slice <= slice_second || (m.custom_slice && (m.slice == custom_slice_min || m.slice == custom_slice_max));
+  // Takes m's slice out of the extremes, or returns false when they must be found
+  // again: an extreme cannot be taken out, except one of three or more members at
+  // the minimum (the two smallest stay the minimum; the usual case, one base slice).
+  bool forget_slice(const Member& m) {
+    if (m.custom_slice && (m.slice == custom_slice_min || m.slice == custom_slice_max)) return false;
+    if (m.slice > slice_second) return true;
+    if (m.slice != slice_min || at_slice_min < 3) return false;
+    --at_slice_min;
+    if (slice_min_entity == m.se) slice_min_entity = nullptr;  // either answer of min_slice_except is slice_min
+    return true;
   }
   void find_slice_extremes() {
     slice_extremes();
@@ -305,6 +330,7 @@ struct QueueFacts {
     custom_slice_max = 0;
     slice_min = slice_second = ~std::uint64_t{0};
     slice_min_entity = nullptr;
+    at_slice_min = 0;
   }
   void extend_slices(const Member& m) {
     if (m.custom_slice) {
@@ -315,8 +341,10 @@ struct QueueFacts {
       slice_second = slice_min;
       slice_min = m.slice;
       slice_min_entity = m.se;
-    } else if (m.slice < slice_second) {
-      slice_second = m.slice;
+      at_slice_min = 1;
+    } else {
+      if (m.slice == slice_min) ++at_slice_min;
+      if (m.slice < slice_second) slice_second = m.slice;
     }
   }
 };
