@@ -85,11 +85,11 @@ class CountersConsistent final : public Property<A, P> {
  private:
   void check(int cpu) {
     const auto& m = this->env_.m;
-    const auto& rq = m.rqs().at(static_cast<std::size_t>(cpu));
+    const auto& rq = m.rqs()[static_cast<std::size_t>(cpu)];
     const QueueFacts<A>& f = this->env_.facts(cpu);
     const unsigned queued = f.queued, delayed = f.delayed;
     for (const auto& member : f.members) {
-      const auto& t = m.tasks().at(static_cast<std::size_t>(member.se->task));
+      const auto& t = m.tasks()[static_cast<std::size_t>(member.se->task)];
       const model::task_state s = m.state_of(t);
       const bool is_curr = rq.curr == &t;
       const bool agrees = is_curr ? s == model::task_state::running
@@ -121,27 +121,28 @@ class TaskConservation final : public Property<A, P> {
   void after_event(const trace::Event&) override {
     const auto& m = this->env_.m;
     if (seen_stamp_.size() != m.tasks().size()) seen_stamp_.assign(m.tasks().size(), 0);
+    const std::uint64_t event = this->env_.stamp;  // read once: the stores below may alias it
     for (int cpu : this->env_.touched) {
-      const auto& rq = m.rqs().at(static_cast<std::size_t>(cpu));
+      const auto& rq = m.rqs()[static_cast<std::size_t>(cpu)];
       for (const auto& member : this->env_.facts(cpu).members) {
         const int index = member.se->task;
-        const auto& t = m.tasks().at(static_cast<std::size_t>(index));
+        const auto& t = m.tasks()[static_cast<std::size_t>(index)];
         if (t.cpu != cpu)
           this->fail(cpu, t.id, fmt::format("queued on CPU {}, task_cpu {}", cpu, t.cpu),
                      "a queued task is on its own CPU's runqueue");
         auto& stamp = seen_stamp_[static_cast<std::size_t>(index)];
-        if (stamp == this->env_.stamp) this->fail(cpu, t.id, "on two runqueues", "no task is queued twice");
-        stamp = this->env_.stamp;
+        if (stamp == event) this->fail(cpu, t.id, "on two runqueues", "no task is queued twice");
+        stamp = event;
       }
       if (rq.curr != nullptr && rq.cfs.curr != &rq.curr->se)
         this->fail(cpu, rq.curr->id, "runs without being the cfs_rq's curr", "no CPU runs two tasks");
     }
     for (const int index : involved_) {
-      const auto& t = m.tasks().at(static_cast<std::size_t>(index));
+      const auto& t = m.tasks()[static_cast<std::size_t>(index)];
       const model::task_state s = m.state_of(t);
       const bool runnable = s == model::task_state::running || s == model::task_state::queued ||
                             s == model::task_state::delayed;
-      const auto& own = m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
+      const auto& own = m.rqs()[static_cast<std::size_t>(t.cpu)].cfs;
       const bool on_own = own.curr == &t.se || own.timeline.count(const_cast<model::sched_entity<A>*>(&t.se)) != 0;
       if (runnable != on_own)
         this->fail(t.cpu, t.id, fmt::format("state {}, on its CPU's runqueue: {}", static_cast<int>(s), on_own),

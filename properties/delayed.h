@@ -606,12 +606,19 @@ class LagBound final : public Property<A, P> {
     std::size_t kept = 0;
     s.r_max = 0;
     s.slices_fit = true;
+    // One pass: each member's record is read, then marked with the next generation
+    // (an entity counted twice, which task_conservation reports, joins the second
+    // time: a break, never a false report).
+    const std::uint64_t next = s.generation + 1;
     for (const auto& member : f.members) {
       const int task = member.se->task;
       const std::uint64_t slice = member.slice;
-      if (was_member(task)) {
+      Seen& seen = seen_[static_cast<std::size_t>(task)];
+      const Seen before = seen;
+      seen = {cpu, next, slice};
+      if (before.cpu == cpu && before.generation == s.generation) {
         ++kept;
-        breaks = breaks || (!steady_ && slice < seen_[static_cast<std::size_t>(task)].slice);
+        breaks = breaks || (!steady_ && slice < before.slice);
       } else if (steady_) {
         breaks = breaks || task != forked;
       } else {
@@ -619,15 +626,25 @@ class LagBound final : public Property<A, P> {
       }
       breaks = breaks || task == named;
       s.r_max = std::max(s.r_max, slice);
-      s.slices_fit = s.slices_fit && slice >= q && (steady_ || slice % q == 0);
+      s.slices_fit = s.slices_fit && fits_tick(slice, q);
       s.some_task = task;
     }
     breaks = breaks || (steady_ && kept < s.count);  // a leave
-    ++s.generation;
-    for (const auto& member : f.members)
-      seen_[static_cast<std::size_t>(member.se->task)] = {cpu, s.generation, member.slice};
+    s.generation = next;
     s.count = f.members.size();
     return breaks;
+  }
+
+  // The slice hypothesis for one slice: >= q, and for lag_bound a whole number of q.
+  // Remembered for the last slice asked (most tasks share the base slice): a 64-bit
+  // division per member would cost more than the rest of the walk.
+  bool fits_tick(std::uint64_t slice, std::uint64_t q) {
+    if (slice != fit_slice_ || q != fit_q_) {
+      fit_slice_ = slice;
+      fit_q_ = q;
+      fits_ = slice >= q && (steady_ || slice % q == 0);
+    }
+    return fits_;
   }
 
   // Each queued task's service lag against the bound: reported in a checked
@@ -647,16 +664,38 @@ class LagBound final : public Property<A, P> {
     if (!s.slices_fit) s.slices_held = false;
     const bool pass_fail = s.qualifying && s.slices_held;
     const value limit = value(1024) * value(b + q);  // the bound, times 1024
-    const value* worst = nullptr;
-    for (const auto& row : lags_->rows(this->env_, cpu)) {
-      if (!steady_ && row.delayed) continue;
-      if (pass_fail && (steady_ ? row.magnitude >= limit : row.magnitude > limit))
-        report(cpu, *row.se, b, q, off_tick_grid(b, q, row.magnitude) ? kOffTickGrid : std::string_view{});
-      if (!pass_fail && (worst == nullptr || row.magnitude > *worst)) worst = &row.magnitude;
-    }
-    if (worst == nullptr) return;
-    const delayed_detail::Ratio<A> r{*worst, limit};
+    bool any = false;
+    value worst{};
+    for_each_lag(cpu, [&](const model::sched_entity<A>& se, const value& magnitude, bool delayed) {
+      if (!steady_ && delayed) return;
+      if (pass_fail && (steady_ ? magnitude >= limit : magnitude > limit))
+        report(cpu, se, b, q, off_tick_grid(b, q, magnitude) ? kOffTickGrid : std::string_view{});
+      if (!pass_fail && (!any || magnitude > worst)) {
+        worst = magnitude;
+        any = true;
+      }
+    });
+    if (!any) return;
+    const delayed_detail::Ratio<A> r{worst, limit};
     if (r.greater_than(worst_)) worst_ = r;
+  }
+
+  // f(se, |w*(V - v)|, delayed) for each entity of Q: from the table the two bounds
+  // share in the ideal arithmetic (its products are costly); in the kernel one, where
+  // lag_bound runs alone, straight from the shared recount's members.
+  template <class F>
+  void for_each_lag(int cpu, F&& f) {
+    if constexpr (brute::kernel_arith<A>) {
+      const QueueFacts<A>& facts = this->env_.facts(cpu);
+      const value V = facts.avg_vruntime();
+      for (const auto& member : facts.members) {
+        value lag_w = (V - member.vruntime) * value(member.weight);
+        if (lag_w < 0) lag_w = -lag_w;
+        f(*member.se, lag_w, member.delayed);
+      }
+    } else {
+      for (const auto& row : lags_->rows(this->env_, cpu)) f(*row.se, row.magnitude, row.delayed);
+    }
   }
 
   static constexpr std::string_view kOffTickGrid = known_finding("lag-bound-steady-off-tick-grid");
@@ -696,6 +735,8 @@ class LagBound final : public Property<A, P> {
     return true;
   }
 
+  std::uint64_t fit_slice_ = 0, fit_q_ = 0;  // fits_tick's last question (q = 0: none yet)
+  bool fits_ = false;
   std::vector<char> changed_;        // per CPU: its queue may have changed in this event
   std::vector<Stretch> stretches_;   // per CPU
   std::vector<int> lag_joins_;       // placed in this event with a stored lag or a relative deadline

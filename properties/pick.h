@@ -95,10 +95,10 @@ class PickRules final : public Property<A, P> {
     for (const auto& member : f.members) {
       if (!member.in_tree) continue;
       const auto* se = member.se;
-      if (!sums.eligible(se->vruntime)) continue;
-      if (best == nullptr || se->deadline < best->deadline ||
-          (se->deadline == best->deadline && se->tree_seq < best->tree_seq))
-        best = se;
+      // The order first: it is cheaper than eligibility and usually settles it.
+      const bool earlier = best == nullptr || se->deadline < best->deadline ||
+                           (se->deadline == best->deadline && se->tree_seq < best->tree_seq);
+      if (earlier && sums.eligible(se->vruntime)) best = se;
     }
     const auto* curr = cfs.curr;
     if (curr != nullptr && curr->on_rq && sums.eligible(curr->vruntime) &&
