@@ -84,7 +84,7 @@ class PerCpuTasks {
   const std::vector<int>& on(int cpu) {
     scratch_.clear();
     const auto c = static_cast<std::size_t>(cpu);
-    if (c < on_.size()) scratch_ = on_[c];
+    if (c < on_.size() && !on_[c].empty()) scratch_.assign(on_[c].begin(), on_[c].end());
     return scratch_;
   }
 

@@ -141,33 +141,27 @@ struct QueueFacts {
   // The entity of the smallest slice may differ among equal slices; min_slice_except
   // returns the same either way.
   bool same_as(const QueueFacts& o) const { return same_counts(o) && members == o.members; }
-  // Whether the members still read as Q's entities, in the recount's order: the
-  // queue walked, each entity read again and compared with its member. A change of
-  // the model that no hook marked shows here.
+  // Whether the members still read as Q's entities: each member read again from its
+  // own entity, and as many tree members as the tree holds, then curr if on_rq. A
+  // change of the model that no hook marked shows here. Which entities the tree
+  // holds needs no walk: it changes only in enqueue/dequeue_entity_tree, whose
+  // queue_moved the patches follow; a recount (EEVDF_VALIDATE_CACHES builds, every
+  // reuse) walks it.
   [[gnu::flatten]] bool reads_as_queue(const model::cfs_rq<A>& cfs) const {
-    std::size_t i = 0;
-    for (const auto* se : cfs.timeline) {
-      if (i == members.size() || !reads_as(*se, true, members[i])) return false;
-      ++i;
-    }
-    if (cfs.curr != nullptr && cfs.curr->on_rq) {
-      if (i == members.size() || !reads_as(*cfs.curr, false, members[i])) return false;
-      ++i;
-    }
-    return i == members.size();
+    const bool curr_counted = cfs.curr != nullptr && cfs.curr->on_rq;
+    const std::size_t in_tree = cfs.timeline.size();
+    if (members.size() != in_tree + (curr_counted ? 1 : 0)) return false;
+    if (curr_counted && members.back().se != cfs.curr) return false;
+    for (std::size_t i = 0; i < members.size(); ++i)
+      if (!reads_as(*members[i].se, i < in_tree, members[i])) return false;
+    return true;
   }
-  // Whether a recount of cfs now would give these facts, without building one: the
-  // members read as the queue, and the sums and extremes counted again from them
-  // equal the patched ones.
+  // Whether a recount of cfs now would give these facts: one is built (the debug
+  // builds' and the tests' check, with the tree walked).
   bool matches_recount(const model::cfs_rq<A>& cfs) const {
-    if (!reads_as_queue(cfs)) return false;
-    QueueFacts counted;  // no members: nothing allocated
-    counted.clear(cfs.min_vruntime);
-    for (const Member& m : members) {
-      counted.count(m, 1);
-      counted.extend_slices(m);
-    }
-    return same_counts(counted);
+    QueueFacts fresh;
+    fresh.recount(cfs);
+    return same_as(fresh);
   }
   // The smallest slice of Q without `except` (nullptr: of all Q).
   std::uint64_t min_slice_except(const model::sched_entity<A>* except) const {

@@ -59,8 +59,9 @@ TEST_CASE("a patched recount equals a recount of the moved queue", "[properties]
 // The value patches (QueueFacts::patch(cfs, se), model::Observer::queue_changed):
 // update_curr's charge of curr, v0 moving forward, a tree entity becoming delayed,
 // a renice of a queued entity, curr leaving Q (on_rq cleared) and coming back. The
-// expected facts are a fresh recount of the changed copy; matches_recount (the
-// per-event verification) agrees, and fails for a change no patch followed.
+// expected facts are a fresh recount of the changed copy; the per-event
+// verification (reads_as_queue; matches_recount in debug builds) agrees, and fails
+// for a change no patch followed.
 TEST_CASE("a value patch equals a recount of the changed queue", "[properties][facts]") {
   using eevdf::properties::QueueFacts;
   Harness<K> h(kThree, {});
@@ -85,9 +86,11 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
   // update_curr: curr's vruntime moves.
   curr->vruntime += 700000;
   CHECK_FALSE(patched.matches_recount(cfs));  // not followed yet
+  CHECK_FALSE(patched.reads_as_queue(cfs));
   patched.patch(cfs, curr);
   CHECK(patched.same_as(recounted()));
   CHECK(patched.matches_recount(cfs));
+  CHECK(patched.reads_as_queue(cfs));
   // update_min_vruntime: v0 moves; every key w (v - v0) with it.
   cfs.min_vruntime += 300000;
   patched.patch(cfs, nullptr);
@@ -109,12 +112,16 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
   patched.patch(cfs, curr);
   CHECK(patched.same_as(recounted()));
   CHECK(patched.queued == 2);
+  CHECK(patched.reads_as_queue(cfs));
   curr->on_rq = true;
+  CHECK_FALSE(patched.reads_as_queue(cfs));  // curr back in Q, not yet counted
   patched.patch(cfs, curr);
   CHECK(patched.same_as(recounted()));
   CHECK(patched.queued == 3);
+  CHECK(patched.reads_as_queue(cfs));
   // A change without its patch: the verification sees it.
   first->vruntime += 1;
+  CHECK_FALSE(patched.reads_as_queue(cfs));
   CHECK_FALSE(patched.matches_recount(cfs));
   CHECK_FALSE(patched.same_as(recounted()));
 }
