@@ -12,8 +12,10 @@ namespace eevdf::model {
 // What a task is doing, as TRACE_FORMAT.md names the states.
 enum class task_state { new_, running, queued, delayed, blocked, exited };
 
+// Cache-line aligned: the header and the entity's hot fields (sched_entity.h) then
+// sit in two lines, read by every walk of a queue.
 template <class A>
-struct task_struct {
+struct alignas(64) task_struct {
   int id = 0;                // the trace's task id
   int nice = 0;
   int default_cpu = -1;      // the declaration's `cpu=`
