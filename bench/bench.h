@@ -33,6 +33,7 @@ struct Options {
   int repetitions = 3;                     // rounds; each model keeps its least disturbed run
   std::uint64_t ideal_events_max = 10000;  // exact rationals grow: a prefix only
   std::vector<std::string> models;         // only these (profiling); empty: all
+  std::vector<std::string> skip;           // kernel+checks without these properties
 };
 
 // Parses `text` once, then measures every model on the pre-parsed events.

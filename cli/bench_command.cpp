@@ -26,6 +26,7 @@ struct BenchFlags {
   bool json = false;
   int repetitions = 3;
   std::vector<std::string> models;
+  std::vector<std::string> skip;
   bool shrinkers = false;
   std::vector<std::uint64_t> sizes{100, 300, 1000, 10000};
   int seeds = 5;
@@ -229,7 +230,7 @@ int run(const BenchFlags& f) {
       return 2;
     }
     const std::string name = std::filesystem::path(path).filename().string();
-    results.push_back(bench::run_trace(name.substr(0, name.find(".trace")), text, {f.repetitions, 10000, f.models}));
+    results.push_back(bench::run_trace(name.substr(0, name.find(".trace")), text, {f.repetitions, 10000, f.models, f.skip}));
   }
   if (!f.json) {
     print_table(results);
@@ -259,6 +260,11 @@ Run add_bench(CLI::App& app) {
       ->expected(1)
       ->allow_extra_args(false)  // one name per flag: a trace file after it stays a trace
       ->group("");
+  cmd->add_option("--skip", f->skip,
+                  "kernel+checks without these properties (comma-separated): the cost of one property")
+      ->delimiter(',')
+      ->allow_extra_args(false)  // one comma-separated list: a trace file after it stays a trace
+      ->check(CLI::IsMember(replay::vocabulary().properties));
   cmd->add_flag("--shrinkers", f->shrinkers,
                 "Shrink generated failing traces with shrinkers/ and with RapidCheck's list shrinking (10x budget)");
   cmd->add_option("--sizes", f->sizes, "--shrinkers: trace sizes in events (default 100,300,1000,10000)")
