@@ -88,15 +88,15 @@ class CountersConsistent final : public Property<A, P> {
     const auto& rq = m.rqs()[static_cast<std::size_t>(cpu)];
     const QueueFacts<A>& f = this->env_.facts(cpu);
     const unsigned queued = f.queued, delayed = f.delayed;
+    // A member's state must say where it is: running if it is rq->curr, else
+    // delayed or queued as sched_delayed says. The state (Machine::state_of) follows
+    // from forked, exited, on_rq, task_cpu and rq->curr, so on its own CPU that holds
+    // exactly when the task is forked, not exited and on_rq: tested on those fields
+    // (the state itself is formed only for a report).
     for (const auto& member : f.members) {
-      const auto& t = m.tasks()[static_cast<std::size_t>(member.se->task)];
-      const model::task_state s = m.state_of(t);
-      const bool is_curr = rq.curr == &t;
-      const bool agrees = is_curr ? s == model::task_state::running
-                                  : (t.se.sched_delayed ? s == model::task_state::delayed : s == model::task_state::queued);
-      if (!agrees || t.cpu != cpu || !t.on_rq)
-        this->fail(cpu, t.id, fmt::format("state {} on CPU {} (task_cpu {}, on_rq {})", static_cast<int>(s), cpu, t.cpu, t.on_rq),
-                   "a queued task's state and CPU must say where it is");
+      const auto& t = m.tasks()[static_cast<std::size_t>(member.task)];
+      if (!t.forked || t.exited || !t.on_rq || t.cpu != cpu) [[unlikely]]
+        report_member(cpu, t);
     }
     if (rq.curr != nullptr && (rq.cfs.curr != &rq.curr->se))
       this->fail(cpu, rq.curr->id, "rq->curr and cfs_rq->curr differ", "the running task is the cfs_rq's curr");
@@ -105,6 +105,12 @@ class CountersConsistent final : public Property<A, P> {
                  fmt::format("nr_running={} h_nr_queued={} nr_runnable={}; recount queued={} delayed={}", rq.nr_running,
                              rq.cfs.h_nr_queued, rq.cfs.h_nr_runnable, queued, delayed),
                  "nr_running counts delayed tasks, nr_runnable does not (§3.2)");
+  }
+  [[gnu::cold]] void report_member(int cpu, const model::task_struct<A>& t) {
+    this->fail(cpu, t.id,
+               fmt::format("state {} on CPU {} (task_cpu {}, on_rq {})", static_cast<int>(this->env_.m.state_of(t)), cpu,
+                           t.cpu, t.on_rq),
+               "a queued task's state and CPU must say where it is");
   }
 };
 
@@ -125,7 +131,7 @@ class TaskConservation final : public Property<A, P> {
     for (int cpu : this->env_.touched) {
       const auto& rq = m.rqs()[static_cast<std::size_t>(cpu)];
       for (const auto& member : this->env_.facts(cpu).members) {
-        const int index = member.se->task;
+        const int index = member.task;
         const auto& t = m.tasks()[static_cast<std::size_t>(index)];
         if (t.cpu != cpu)
           this->fail(cpu, t.id, fmt::format("queued on CPU {}, task_cpu {}", cpu, t.cpu),

@@ -10,6 +10,7 @@
 #include <algorithm>  // max, binary_search
 #include <cstdint>    // ns
 #include <memory>     // the shared lag table
+#include <optional>   // the largest lag
 #include <string>     // reports
 #include <utility>    // pairs
 #include <vector>     // members
@@ -137,7 +138,7 @@ class DelayedEntry final : public Property<A, P> {
       const QueueFacts<A>& f = this->env_.facts(cpu);  // the recount shared by the checks
       if (f.delayed == 0) continue;
       for (const auto& member : f.members) {
-        const int task = member.se->task;
+        const int task = member.task;
         const auto& se = *member.se;
         if (!se.sched_delayed || known(task)) continue;
         this->fail(cpu, this->env_.id_of(se), "sched_delayed without a delay_entered",
@@ -546,6 +547,7 @@ class LagBound final : public Property<A, P> {
     std::uint64_t r_max = 0;
     bool slices_fit = true;
     std::uint64_t generation = 0;  // marks the members in seen_ (per task)
+    bool marks_stale = false;      // seen_ was not kept while the stretch was broken
   };
   // Where each task was a member last: (CPU, the stretch's generation), its slice.
   struct Seen {
@@ -565,6 +567,7 @@ class LagBound final : public Property<A, P> {
       s.qualifying = true;
       s.slices_held = true;
       s.s_max = 0;
+      if (s.marks_stale) mark_members(s, cpu);
     }
     s.s_max = std::max(s.s_max, s.r_max);
     const bool timed = steady_ ? rq.curr != nullptr : s.count >= 2;
@@ -591,6 +594,7 @@ class LagBound final : public Property<A, P> {
   //   lag_bound: a join with a stored lag or a relative deadline, or a queued
   //     task's slice decreased (leaves are free).
   bool compare_members(Stretch& s, int cpu, const trace::Event& e) {
+    if (!s.qualifying) return record_broken(s, cpu);
     const QueueFacts<A>& f = this->env_.facts(cpu);
     const auto& tasks = this->env_.m.tasks();
     if (seen_.size() != tasks.size()) seen_.resize(tasks.size());
@@ -611,7 +615,7 @@ class LagBound final : public Property<A, P> {
     // time: a break, never a false report).
     const std::uint64_t next = s.generation + 1;
     for (const auto& member : f.members) {
-      const int task = member.se->task;
+      const int task = member.task;
       const std::uint64_t slice = member.slice;
       Seen& seen = seen_[static_cast<std::size_t>(task)];
       const Seen before = seen;
@@ -633,6 +637,32 @@ class LagBound final : public Property<A, P> {
     s.generation = next;
     s.count = f.members.size();
     return breaks;
+  }
+
+  // compare_members on a broken stretch: no change can matter until a new one
+  // begins (on a queue of at most one, update), so only what check reads is
+  // recorded, without the per-task marks.
+  bool record_broken(Stretch& s, int cpu) {
+    const QueueFacts<A>& f = this->env_.facts(cpu);
+    const std::uint64_t q = this->env_.m.config().tick_nsec;
+    s.r_max = 0;
+    s.slices_fit = true;
+    for (const auto& member : f.members) {
+      s.r_max = std::max(s.r_max, member.slice);
+      s.slices_fit = s.slices_fit && fits_tick(member.slice, q);
+    }
+    if (!f.members.empty()) s.some_task = f.members.back().task;
+    s.count = f.members.size();
+    ++s.generation;  // every earlier mark is void
+    s.marks_stale = true;
+    return false;
+  }
+  // Marks the members of a new stretch (at most one) for the next compare_members.
+  void mark_members(Stretch& s, int cpu) {
+    const QueueFacts<A>& f = this->env_.facts(cpu);
+    if (seen_.size() != this->env_.m.tasks().size()) seen_.resize(this->env_.m.tasks().size());
+    for (const auto& member : f.members) seen_[static_cast<std::size_t>(member.task)] = {cpu, s.generation, member.slice};
+    s.marks_stale = false;
   }
 
   // The slice hypothesis for one slice: >= q, and for lag_bound a whole number of q.
@@ -664,20 +694,48 @@ class LagBound final : public Property<A, P> {
     if (!s.slices_fit) s.slices_held = false;
     const bool pass_fail = s.qualifying && s.slices_held;
     const value limit = value(1024) * value(b + q);  // the bound, times 1024
-    bool any = false;
-    value worst{};
+    const std::optional<value> worst = largest_lag(cpu);
+    if (!worst) return;
+    if (pass_fail) {
+      if (steady_ ? *worst >= limit : *worst > limit) report_over(cpu, b, q, limit);
+      return;
+    }
+    const delayed_detail::Ratio<A> r{*worst, limit};
+    if (r.greater_than(worst_)) worst_ = r;
+  }
+
+  // The largest |w*(V - v)| over the entities the bound covers (lag_bound: not the
+  // delayed); none when it covers none. The kernel arithmetic's is a plain loop over
+  // the shared recount: the checker's hottest.
+  std::optional<value> largest_lag(int cpu) {
+    if constexpr (brute::kernel_arith<A>) {
+      const QueueFacts<A>& facts = this->env_.facts(cpu);
+      const value V = facts.avg_vruntime();
+      value worst = -1;
+      for (const auto& member : facts.members) {
+        if (!steady_ && member.delayed) continue;
+        const value d = V - member.vruntime;
+        const value magnitude = (d < 0 ? -d : d) * value(member.weight);
+        if (magnitude > worst) worst = magnitude;
+      }
+      if (worst < 0) return std::nullopt;
+      return worst;
+    } else {
+      const value* worst = nullptr;
+      for (const auto& row : lags_->rows(this->env_, cpu))
+        if ((steady_ || !row.delayed) && (worst == nullptr || row.magnitude > *worst)) worst = &row.magnitude;
+      if (worst == nullptr) return std::nullopt;
+      return *worst;
+    }
+  }
+
+  // Reports each covered entity beyond the bound (rare: the walk again, per entity).
+  [[gnu::cold]] void report_over(int cpu, std::uint64_t b, std::uint64_t q, const value& limit) {
     for_each_lag(cpu, [&](const model::sched_entity<A>& se, const value& magnitude, bool delayed) {
       if (!steady_ && delayed) return;
-      if (pass_fail && (steady_ ? magnitude >= limit : magnitude > limit))
+      if (steady_ ? magnitude >= limit : magnitude > limit)
         report(cpu, se, b, q, off_tick_grid(b, q, magnitude) ? kOffTickGrid : std::string_view{});
-      if (!pass_fail && (!any || magnitude > worst)) {
-        worst = magnitude;
-        any = true;
-      }
     });
-    if (!any) return;
-    const delayed_detail::Ratio<A> r{worst, limit};
-    if (r.greater_than(worst_)) worst_ = r;
   }
 
   // f(se, |w*(V - v)|, delayed) for each entity of Q: from the table the two bounds

@@ -60,6 +60,8 @@ struct QueueFacts {
   // take it out again and the slice extremes can be found without the entities.
   struct Member {
     const entity* se = nullptr;
+    int task = -1;                    // se->task, fixed for an entity: a walk over the
+                                      // members reaches the task without the entity
     value vruntime{};
     std::uint64_t weight = 0;         // scaled down
     std::uint64_t full_weight = 0;
@@ -171,12 +173,21 @@ struct QueueFacts {
   value avg_vruntime() const {
     if (q.weights == 0) return q.v0;
     if constexpr (std::is_same_v<value, typename model::KernelArith::value>) {
-      value d = q.keys / q.weights;
-      if (q.keys % q.weights != 0 && q.keys < 0) d -= 1;
-      return q.v0 + d;
+      return q.v0 + floor_div(q.keys, q_weights);
     } else {
       return q.v0 + q.keys / q.weights;
     }
+  }
+  // floor(n / d) for d > 0: one 64-bit division when n fits (the common case; a
+  // 128-bit one costs several times more), else one 128-bit division.
+  static value floor_div(const value& n, std::uint64_t d) {
+    if (n >= 0 && n <= value(INT64_MAX)) return value(static_cast<std::uint64_t>(n) / d);
+    if (n < 0 && n >= -value(INT64_MAX)) {
+      const std::uint64_t magnitude = static_cast<std::uint64_t>(-n);
+      return -value(magnitude / d + (magnitude % d != 0 ? 1 : 0));
+    }
+    const value quotient = n / value(d);
+    return quotient * value(d) != n && n < 0 ? quotient - 1 : quotient;
   }
   // w (v - v0) of one member.
   value key_weight(const Member& m) const { return (m.vruntime - q.v0) * value(m.weight); }
@@ -208,7 +219,7 @@ struct QueueFacts {
     return !differs;
   }
   static Member read(const entity& se, bool in_tree) {
-    return Member{&se, se.vruntime, scaled_down(se.load.weight), se.load.weight, se.slice, se.custom_slice,
+    return Member{&se, se.task, se.vruntime, scaled_down(se.load.weight), se.load.weight, se.slice, se.custom_slice,
                   se.sched_delayed, in_tree};
   }
   // Where the tree (members before curr, in (deadline, insertion) order as the

@@ -2,11 +2,12 @@
 // tests and (later) `run` drive event by event.
 #pragma once
 
-#include <algorithm>  // sort, unique
-#include <memory>     // probes
-#include <utility>    // forwarding
-#include <string>     // illegal-event reasons
-#include <vector>     // specs
+#include <algorithm>   // sort, unique, adjacent_find
+#include <functional>  // not_equal_to
+#include <memory>      // probes
+#include <string>      // illegal-event reasons
+#include <utility>     // forwarding
+#include <vector>      // specs
 
 #include "properties/registry.h"
 #include "replay/apply_event.h"
@@ -51,8 +52,7 @@ class CheckedRun {
     const std::string reason = apply_event(m_, e);
     if (reason.empty()) {
       add_touched(e);
-      std::sort(env_.touched.begin(), env_.touched.end());
-      env_.touched.erase(std::unique(env_.touched.begin(), env_.touched.end()), env_.touched.end());
+      sort_touched();
       checker_.after_event(e);
       for (int cpu : env_.touched) overflowed_ = overflowed_ || !m_.rqs()[static_cast<std::size_t>(cpu)].cfs.overflow.empty();
       m_.clear_overflows(env_.touched);
@@ -77,6 +77,18 @@ class CheckedRun {
     if (e.all_cpus)
       for (const auto& rq : m_.rqs())
         if (rq.curr != nullptr) env_.touched.push_back(rq.cpu);
+  }
+
+  // Ascending, each CPU once. Most events name one CPU several times: that case
+  // without a sort.
+  void sort_touched() {
+    auto& cpus = env_.touched;
+    if (std::adjacent_find(cpus.begin(), cpus.end(), std::not_equal_to<>()) == cpus.end()) {
+      if (cpus.size() > 1) cpus.resize(1);
+      return;
+    }
+    std::sort(cpus.begin(), cpus.end());
+    cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
   }
 
   model::Machine<A, P> m_;
