@@ -35,10 +35,8 @@ class SumsConsistent final : public Property<A, P> {
     moved_.push_back(cfs.rq_->cpu);
   }
 
-  void after_event(const trace::Event&) override {
-    for (int cpu : this->env_.touched) check(cpu);
-    moved_.clear();
-  }
+  void after_event_on(const trace::Event&, int cpu) override { check(cpu); }
+  void after_event(const trace::Event&) override { moved_.clear(); }
 
  private:
   const model::rq<A>& rq(int cpu) const { return this->env_.m.rqs().at(static_cast<std::size_t>(cpu)); }
@@ -78,9 +76,7 @@ class CountersConsistent final : public Property<A, P> {
   using Property<A, P>::Property;
   std::string_view name() const override { return "counters_consistent"; }
 
-  void after_event(const trace::Event&) override {
-    for (int cpu : this->env_.touched) check(cpu);
-  }
+  void after_event_on(const trace::Event&, int cpu) override { check(cpu); }
 
  private:
   void check(int cpu) {
@@ -124,32 +120,36 @@ class TaskConservation final : public Property<A, P> {
 
   // A task can only have landed on a wrong runqueue in this event if that runqueue
   // was touched by it, so the touched runqueues and the tasks on them suffice.
+  // Each touched runqueue's members are marked with this event's pass (before_event).
+  void after_event_on(const trace::Event&, int cpu) override {
+    const auto& m = this->env_.m;
+    if (seen_pass_.size() != m.tasks().size()) seen_pass_.assign(m.tasks().size(), 0);
+    const std::uint32_t pass = pass_;  // read once: the stores below may alias it
+    const auto& rq = m.rqs()[static_cast<std::size_t>(cpu)];
+    for (const auto& member : this->env_.facts(cpu).members) {
+      const int index = member.task;
+      const auto& t = m.tasks()[static_cast<std::size_t>(index)];
+      if (t.cpu != cpu)
+        this->fail(cpu, t.id, fmt::format("queued on CPU {}, task_cpu {}", cpu, t.cpu),
+                   "a queued task is on its own CPU's runqueue");
+      auto& seen = seen_pass_[static_cast<std::size_t>(index)];
+      if (seen == pass) this->fail(cpu, t.id, "on two runqueues", "no task is queued twice");
+      seen = pass;
+    }
+    if (rq.curr != nullptr && rq.cfs.curr != &rq.curr->se)
+      this->fail(cpu, rq.curr->id, "runs without being the cfs_rq's curr", "no CPU runs two tasks");
+  }
+
+  // Then each task that can have left a runqueue in this event.
   void after_event(const trace::Event&) override {
     const auto& m = this->env_.m;
-    if (seen_stamp_.size() != m.tasks().size()) seen_stamp_.assign(m.tasks().size(), 0);
-    const std::uint64_t event = this->env_.stamp;  // read once: the stores below may alias it
-    for (int cpu : this->env_.touched) {
-      const auto& rq = m.rqs()[static_cast<std::size_t>(cpu)];
-      for (const auto& member : this->env_.facts(cpu).members) {
-        const int index = member.task;
-        const auto& t = m.tasks()[static_cast<std::size_t>(index)];
-        if (t.cpu != cpu)
-          this->fail(cpu, t.id, fmt::format("queued on CPU {}, task_cpu {}", cpu, t.cpu),
-                     "a queued task is on its own CPU's runqueue");
-        auto& stamp = seen_stamp_[static_cast<std::size_t>(index)];
-        if (stamp == event) this->fail(cpu, t.id, "on two runqueues", "no task is queued twice");
-        stamp = event;
-      }
-      if (rq.curr != nullptr && rq.cfs.curr != &rq.curr->se)
-        this->fail(cpu, rq.curr->id, "runs without being the cfs_rq's curr", "no CPU runs two tasks");
-    }
     for (const int index : involved_) {
       const auto& t = m.tasks()[static_cast<std::size_t>(index)];
       const model::task_state s = m.state_of(t);
       const bool runnable = s == model::task_state::running || s == model::task_state::queued ||
                             s == model::task_state::delayed;
       const auto& own = m.rqs()[static_cast<std::size_t>(t.cpu)].cfs;
-      const bool on_own = own.curr == &t.se || own.timeline.count(const_cast<model::sched_entity<A>*>(&t.se)) != 0;
+      const bool on_own = own.curr == &t.se || this->env_.facts(t.cpu).tree_holds(t.se);
       if (runnable != on_own)
         this->fail(t.cpu, t.id, fmt::format("state {}, on its CPU's runqueue: {}", static_cast<int>(s), on_own),
                    "a runnable task is on its CPU's runqueue; others on none");
@@ -160,6 +160,10 @@ class TaskConservation final : public Property<A, P> {
   // that can have left a runqueue in this event.
   void before_event(const trace::Event& e) override {
     const auto& m = this->env_.m;
+    if (++pass_ == 0) {  // 2^32 events: start the marks again rather than meet an old one
+      std::fill(seen_pass_.begin(), seen_pass_.end(), 0);
+      pass_ = 1;
+    }
     involved_.clear();
     if (e.task != 0) involved_.push_back(this->env_.task_index(e.task));
     for (int cpu : this->env_.touched) {
@@ -170,7 +174,10 @@ class TaskConservation final : public Property<A, P> {
 
  private:
   std::vector<int> involved_;
-  std::vector<std::uint64_t> seen_stamp_;  // per task: the last event it was seen queued
+  // Per task: the last pass (event) it was seen queued in; 32 bits keep the table
+  // small, it is read at random by the members' task indices.
+  std::vector<std::uint32_t> seen_pass_;
+  std::uint32_t pass_ = 0;
 };
 
 // Every s64 the kernel forms fits (INVARIANTS.md no_overflow): the kernel
@@ -198,22 +205,20 @@ class NoOverflow final : public Property<A, P> {
     }
   }
 
-  void after_event(const trace::Event& e) override {
-    for (int cpu : this->env_.touched) {
-      const auto c = static_cast<std::size_t>(cpu);
-      const auto& rq = this->env_.m.rqs().at(c);
-      for (const model::OverflowEvent& o : rq.cfs.overflow.events()) {
-        Violation v{name(), this->env_.line, this->env_.now, cpu, 0,
-                    fmt::format("{} = {} (longest tick-less stretch with queued entities: {} ns)", o.expression,
-                                model::KernelArith::to_string(o.exact), longest_[c]),
-                    "a 64-bit quantity of the kernel overflowed; the model goes on with the wrapped value", false, {}};
-        if (longest_[c] >= kTicklessFindingNs) v.finding = Forms<P>::tickless_overflow;
-        this->env_.sink.violation(v);
-        this->env_.overflowed.insert(cpu);
-      }
-      if (rq.cfs.nr_queued == 0) this->env_.overflowed.erase(cpu);
-      last_[c] = e.time_ns;
+  void after_event_on(const trace::Event& e, int cpu) override {
+    const auto c = static_cast<std::size_t>(cpu);
+    const auto& rq = this->env_.m.rqs().at(c);
+    for (const model::OverflowEvent& o : rq.cfs.overflow.events()) {
+      Violation v{name(), this->env_.line, this->env_.now, cpu, 0,
+                  fmt::format("{} = {} (longest tick-less stretch with queued entities: {} ns)", o.expression,
+                              model::KernelArith::to_string(o.exact), longest_[c]),
+                  "a 64-bit quantity of the kernel overflowed; the model goes on with the wrapped value", false, {}};
+      if (longest_[c] >= kTicklessFindingNs) v.finding = Forms<P>::tickless_overflow;
+      this->env_.sink.violation(v);
+      this->env_.overflowed.insert(cpu);
     }
+    if (rq.cfs.nr_queued == 0) this->env_.overflowed.erase(cpu);
+    last_[c] = e.time_ns;
   }
 
  private:

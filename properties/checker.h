@@ -34,6 +34,10 @@ class Checker final : public model::Observer<A> {
   void after_event(const trace::Event& e) {
     ++env_.stamp;
     env_.verify_patches();
+    const auto& per_cpu = at(Hook::after_event_on);
+    if (!per_cpu.empty())
+      for (const int cpu : env_.touched)
+        for (auto* p : per_cpu) p->after_event_on(e, cpu);
     for (auto* p : at(Hook::after_event)) p->after_event(e);
   }
   void finish() {

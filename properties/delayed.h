@@ -10,7 +10,6 @@
 #include <algorithm>  // max, binary_search
 #include <cstdint>    // ns
 #include <memory>     // the shared lag table
-#include <optional>   // the largest lag
 #include <string>     // reports
 #include <utility>    // pairs
 #include <vector>     // members
@@ -133,18 +132,16 @@ class DelayedEntry final : public Property<A, P> {
     mark_known(se.task, 0);
   }
 
-  void after_event(const trace::Event&) override {
-    for (int cpu : this->env_.touched) {
-      const QueueFacts<A>& f = this->env_.facts(cpu);  // the recount shared by the checks
-      if (f.delayed == 0) continue;
-      for (const auto& member : f.members) {
-        const int task = member.task;
-        const auto& se = *member.se;
-        if (!se.sched_delayed || known(task)) continue;
-        this->fail(cpu, this->env_.id_of(se), "sched_delayed without a delay_entered",
-                   "an entity becomes delayed only through the sleep path of dequeue_entity");
-        mark_known(task, 1);  // report it once
-      }
+  void after_event_on(const trace::Event&, int cpu) override {
+    const QueueFacts<A>& f = this->env_.facts(cpu);  // the recount shared by the checks
+    if (f.delayed == 0) return;
+    for (const auto& member : f.members) {
+      const int task = member.task;
+      const auto& se = *member.se;
+      if (!se.sched_delayed || known(task)) continue;
+      this->fail(cpu, this->env_.id_of(se), "sched_delayed without a delay_entered",
+                 "an entity becomes delayed only through the sleep path of dequeue_entity");
+      mark_known(task, 1);  // report it once
     }
   }
 
@@ -189,26 +186,24 @@ class DelayedFrozen final : public Property<A, P> {
   }
 
   // Only the touched runqueues: a delayed entity elsewhere did not change.
-  void after_event(const trace::Event&) override {
+  void after_event_on(const trace::Event&, int touched_cpu) override {
     const auto& tasks = this->env_.m.tasks();
-    for (const int touched_cpu : this->env_.touched) {
-      for (const int task : frozen_.on(touched_cpu)) {
-        const auto& t = tasks.at(static_cast<std::size_t>(task));
-        if (!t.se.sched_delayed) {  // left without the hook: delayed_completion reports it
-          frozen_.erase(task);
-          continue;
-        }
-        Snapshot& snap = snaps_[static_cast<std::size_t>(task)];
-        if (!replaced(task) &&
-            (t.cpu != snap.cpu || t.se.vruntime != snap.vruntime || t.se.deadline != snap.deadline))
-          this->fail(t.cpu, t.id,
-                     fmt::format("delayed on CPU {} with vruntime {} deadline {}; now CPU {} vruntime {} deadline {}",
-                                 snap.cpu, A::to_string(snap.vruntime), A::to_string(snap.deadline), t.cpu,
-                                 A::to_string(t.se.vruntime), A::to_string(t.se.deadline)),
-                     "a delayed entity's vruntime and deadline stay put until it leaves the delayed state");
-        snap = {t.cpu, t.se.vruntime, t.se.deadline};  // re-placed legitimately, or a change reported once
-        if (t.cpu != touched_cpu) frozen_.insert(t.cpu, task);
+    for (const int task : frozen_.on(touched_cpu)) {
+      const auto& t = tasks.at(static_cast<std::size_t>(task));
+      if (!t.se.sched_delayed) {  // left without the hook: delayed_completion reports it
+        frozen_.erase(task);
+        continue;
       }
+      Snapshot& snap = snaps_[static_cast<std::size_t>(task)];
+      if (!replaced(task) &&
+          (t.cpu != snap.cpu || t.se.vruntime != snap.vruntime || t.se.deadline != snap.deadline))
+        this->fail(t.cpu, t.id,
+                   fmt::format("delayed on CPU {} with vruntime {} deadline {}; now CPU {} vruntime {} deadline {}",
+                               snap.cpu, A::to_string(snap.vruntime), A::to_string(snap.deadline), t.cpu,
+                               A::to_string(t.se.vruntime), A::to_string(t.se.deadline)),
+                   "a delayed entity's vruntime and deadline stay put until it leaves the delayed state");
+      snap = {t.cpu, t.se.vruntime, t.se.deadline};  // re-placed legitimately, or a change reported once
+      if (t.cpu != touched_cpu) frozen_.insert(t.cpu, task);
     }
   }
 
@@ -287,22 +282,20 @@ class DelayedCompletion final : public Property<A, P> {
   }
 
   // Only the touched runqueues: a delayed entity elsewhere did not change.
-  void after_event(const trace::Event&) override {
+  void after_event_on(const trace::Event&, int touched_cpu) override {
     const auto& m = this->env_.m;
-    for (const int touched_cpu : this->env_.touched) {
-      for (const int task : delayed_.on(touched_cpu)) {
-        const auto& t = m.tasks().at(static_cast<std::size_t>(task));
-        const auto& cfs = m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
-        if (!t.se.sched_delayed) {
-          this->fail(t.cpu, t.id, fmt::format("state {}", static_cast<int>(m.state_of(t))),
-                     "a delayed entity leaves only by pick, wake or a forced path (no delay_left hook fired)");
-          delayed_.erase(task);
-          continue;
-        }
-        if (!t.on_rq || !delayed_detail::queued_on(cfs, t.se))
-          this->fail(t.cpu, t.id, "sched_delayed but not queued", "a delayed entity stays on its runqueue (§10)");
-        if (t.cpu != touched_cpu) delayed_.insert(t.cpu, task);  // a migration keeps it delayed, on the new runqueue
+    for (const int task : delayed_.on(touched_cpu)) {
+      const auto& t = m.tasks().at(static_cast<std::size_t>(task));
+      const auto& cfs = m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
+      if (!t.se.sched_delayed) {
+        this->fail(t.cpu, t.id, fmt::format("state {}", static_cast<int>(m.state_of(t))),
+                   "a delayed entity leaves only by pick, wake or a forced path (no delay_left hook fired)");
+        delayed_.erase(task);
+        continue;
       }
+      if (!t.on_rq || !delayed_detail::queued_on(cfs, t.se))
+        this->fail(t.cpu, t.id, "sched_delayed but not queued", "a delayed entity stays on its runqueue (§10)");
+      if (t.cpu != touched_cpu) delayed_.insert(t.cpu, task);  // a migration keeps it delayed, on the new runqueue
     }
   }
 
@@ -429,7 +422,7 @@ class LagTable {
     entry.rows.reserve(f.members.size());
     for (const auto& member : f.members) {  // the values the recount read from each
       typename A::value lag_w = V - member.vruntime;
-      lag_w *= typename A::value(member.weight);
+      lag_w *= typename A::value(member.weight());
       if (lag_w < 0) lag_w = -lag_w;
       entry.rows.push_back({member.se, std::move(lag_w), member.delayed});
     }
@@ -519,13 +512,11 @@ class LagBound final : public Property<A, P> {
     mark_changed(cfs.rq_->cpu);
   }
 
-  void after_event(const trace::Event& e) override {
+  void after_event_on(const trace::Event& e, int cpu) override {
     if (stretches_.size() != this->env_.m.rqs().size()) stretches_.resize(this->env_.m.rqs().size());
-    for (int cpu : this->env_.touched) {
-      Stretch& s = stretches_[static_cast<std::size_t>(cpu)];
-      update(s, cpu, e);
-      check(s, cpu);
-    }
+    Stretch& s = stretches_[static_cast<std::size_t>(cpu)];
+    update(s, cpu, e);
+    check(s, cpu);
   }
 
   bool measure(std::string& numerator, std::string& denominator) const override {
@@ -693,40 +684,36 @@ class LagBound final : public Property<A, P> {
     // lags built while it did not hold outlast a later, larger slice.
     if (!s.slices_fit) s.slices_held = false;
     const bool pass_fail = s.qualifying && s.slices_held;
+    const value worst = largest_lag(cpu);
+    if (worst < 0) return;  // no entity the bound covers
     const value limit = value(1024) * value(b + q);  // the bound, times 1024
-    const std::optional<value> worst = largest_lag(cpu);
-    if (!worst) return;
     if (pass_fail) {
-      if (steady_ ? *worst >= limit : *worst > limit) report_over(cpu, b, q, limit);
+      if (steady_ ? worst >= limit : worst > limit) report_over(cpu, b, q, limit);
       return;
     }
-    const delayed_detail::Ratio<A> r{*worst, limit};
+    const delayed_detail::Ratio<A> r{worst, limit};
     if (r.greater_than(worst_)) worst_ = r;
   }
 
   // The largest |w*(V - v)| over the entities the bound covers (lag_bound: not the
-  // delayed); none when it covers none. The kernel arithmetic's is a plain loop over
+  // delayed); -1 when it covers none. The kernel arithmetic's is a plain loop over
   // the shared recount: the checker's hottest.
-  std::optional<value> largest_lag(int cpu) {
+  value largest_lag(int cpu) {
+    value worst = -1;
     if constexpr (brute::kernel_arith<A>) {
       const QueueFacts<A>& facts = this->env_.facts(cpu);
       const value V = facts.avg_vruntime();
-      value worst = -1;
+      const bool skip_delayed = !steady_;
       for (const auto& member : facts.members) {
-        if (!steady_ && member.delayed) continue;
-        const value d = V - member.vruntime;
-        const value magnitude = (d < 0 ? -d : d) * value(member.weight);
+        if (skip_delayed && member.delayed) continue;
+        const value magnitude = QueueFacts<A>::magnitude_times(V - member.vruntime, member.weight());
         if (magnitude > worst) worst = magnitude;
       }
-      if (worst < 0) return std::nullopt;
-      return worst;
     } else {
-      const value* worst = nullptr;
       for (const auto& row : lags_->rows(this->env_, cpu))
-        if ((steady_ || !row.delayed) && (worst == nullptr || row.magnitude > *worst)) worst = &row.magnitude;
-      if (worst == nullptr) return std::nullopt;
-      return *worst;
+        if ((steady_ || !row.delayed) && row.magnitude > worst) worst = row.magnitude;
     }
+    return worst;
   }
 
   // Reports each covered entity beyond the bound (rare: the walk again, per entity).
@@ -747,7 +734,7 @@ class LagBound final : public Property<A, P> {
       const QueueFacts<A>& facts = this->env_.facts(cpu);
       const value V = facts.avg_vruntime();
       for (const auto& member : facts.members) {
-        value lag_w = (V - member.vruntime) * value(member.weight);
+        value lag_w = (V - member.vruntime) * value(member.weight());
         if (lag_w < 0) lag_w = -lag_w;
         f(*member.se, lag_w, member.delayed);
       }

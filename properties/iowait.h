@@ -43,8 +43,8 @@ class IowaitAccounting final : public Property<A, P> {
     counted_[t] = {};
   }
 
+  void after_event_on(const trace::Event&, int cpu) override { check(cpu); }
   void after_event(const trace::Event&) override {
-    for (int cpu : this->env_.touched) check(cpu);
     const auto& t = this->env_.touched;
     if (extra_check_ >= 0 && std::find(t.begin(), t.end(), extra_check_) == t.end()) check(extra_check_);
     extra_check_ = -1;

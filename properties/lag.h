@@ -321,11 +321,9 @@ class ServiceConservation final : public Property<A, P> {
   explicit ServiceConservation(Env<A, P>& env) : Property<A, P>(env), books_(env.m.rqs().size()) {}
   std::string_view name() const override { return "service_conservation"; }
 
-  void after_event(const trace::Event&) override {
-    for (int cpu : this->env_.touched) {
-      update(cpu);
-      check(cpu);
-    }
+  void after_event_on(const trace::Event&, int cpu) override {
+    update(cpu);
+    check(cpu);
   }
 
   void finish() override {

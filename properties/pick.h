@@ -20,21 +20,19 @@ class LagZeroSum final : public Property<A, P> {
   using Property<A, P>::Property;
   std::string_view name() const override { return "lag_zero_sum"; }
 
-  void after_event(const trace::Event&) override {
-    for (int cpu : this->env_.touched) {
-      const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
-      const typename A::value V = this->env_.m.avg_vruntime_of(cpu);
-      // Σ w (V - v) = W (V - v0) - Σ w (v - v0), from the shared recount.
-      const QueueFacts<A>& f = this->env_.facts(cpu);
-      const typename A::value sum = f.q.weights * (V - cfs.min_vruntime) - f.q.keys;
-      const std::uint64_t W = f.tree_weights + (cfs.curr != nullptr && cfs.curr->on_rq ? brute::weight_of(cfs.curr->load.weight) : 0);
-      if (W == 0) continue;  // an empty runqueue has no lags
-      const bool ok = brute::kernel_arith<A> ? (sum <= 0 && sum > -typename A::value(W)) : sum == 0;
-      if (!ok)
-        this->fail(cpu, 0, fmt::format("sum of w*lag = {}, W = {}", A::to_string(sum), W),
-                   brute::kernel_arith<A> ? "with a floored V the weighted lags sum into (-W, 0]"
-                                          : "the weighted lags sum to zero exactly");
-    }
+  void after_event_on(const trace::Event&, int cpu) override {
+    const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
+    const typename A::value V = this->env_.m.avg_vruntime_of(cpu);
+    // Σ w (V - v) = W (V - v0) - Σ w (v - v0), from the shared recount.
+    const QueueFacts<A>& f = this->env_.facts(cpu);
+    const typename A::value sum = f.q.weights * (V - cfs.min_vruntime) - f.q.keys;
+    const std::uint64_t W = f.tree_weights + (cfs.curr != nullptr && cfs.curr->on_rq ? brute::weight_of(cfs.curr->load.weight) : 0);
+    if (W == 0) return;  // an empty runqueue has no lags
+    const bool ok = brute::kernel_arith<A> ? (sum <= 0 && sum > -typename A::value(W)) : sum == 0;
+    if (!ok)
+      this->fail(cpu, 0, fmt::format("sum of w*lag = {}, W = {}", A::to_string(sum), W),
+                 brute::kernel_arith<A> ? "with a floored V the weighted lags sum into (-W, 0]"
+                                        : "the weighted lags sum to zero exactly");
   }
 };
 
@@ -77,13 +75,11 @@ class PickRules final : public Property<A, P> {
                  "EEVDF picks the eligible entity with the earliest deadline");
   }
 
-  void after_event(const trace::Event&) override {
+  void after_event_on(const trace::Event&, int cpu) override {
     if (rule_ != Rule::nonempty) return;
-    for (int cpu : this->env_.touched) {
-      const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
-      if (rq.curr != nullptr && rq.curr->se.sched_delayed)
-        this->fail(cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
-    }
+    const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
+    if (rq.curr != nullptr && rq.curr->se.sched_delayed)
+      this->fail(cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
   }
 
  private:

@@ -189,6 +189,10 @@ class Property : public model::Observer<A> {
   explicit Property(Env<A, P>& env) : env_(env) {}
   virtual std::string_view name() const = 0;
   virtual void before_event(const trace::Event&) {}
+  // After the event, once per touched CPU (Env::touched, ascending), CPU by CPU for
+  // all properties: a runqueue's members, entities and tasks stay in the cache across
+  // the checks of one CPU (a `tick all` touches every busy one). Then after_event.
+  virtual void after_event_on(const trace::Event&, int /*cpu*/) {}
   virtual void after_event(const trace::Event&) {}
   virtual void finish() {}
   // A measure's current value as an exact fraction; false for pass/fail properties.

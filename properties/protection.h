@@ -227,17 +227,17 @@ class SliceSane final : public Property<A, P> {
   // The bounds over each touched runqueue come from the shared recount (its custom
   // slice extremes and absurd slices); only on a failure are the entities walked to
   // name one. Curr and the event's own task (maybe on no runqueue) are checked whole.
+  void after_event_on(const trace::Event&, int cpu) override {
+    const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
+    const QueueFacts<A>& f = this->env_.facts(cpu);
+    const bool bounded = f.absurd_slices == 0 && (f.custom_slice_max == 0 || (f.custom_slice_min >= kCustomMin &&
+                                                                               f.custom_slice_max <= kCustomMax));
+    if (!bounded)
+      for (const auto* se : cfs.timeline) check(cpu, *se, nullptr);
+    if (cfs.curr != nullptr) check(cpu, *cfs.curr, nullptr);
+  }
   void after_event(const trace::Event& e) override {
     const auto& m = this->env_.m;
-    for (int cpu : this->env_.touched) {
-      const auto& cfs = m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
-      const QueueFacts<A>& f = this->env_.facts(cpu);
-      const bool bounded = f.absurd_slices == 0 && (f.custom_slice_max == 0 || (f.custom_slice_min >= kCustomMin &&
-                                                                                 f.custom_slice_max <= kCustomMax));
-      if (!bounded)
-        for (const auto* se : cfs.timeline) check(cpu, *se, nullptr);
-      if (cfs.curr != nullptr) check(cpu, *cfs.curr, nullptr);
-    }
     if (e.task != 0 && this->env_.task_index(e.task) >= 0) {  // a setslice may change a task on no runqueue
       const auto& p = m.tasks().at(static_cast<std::size_t>(this->env_.task_index(e.task)));
       check(p.cpu, p.se, nullptr);
@@ -249,19 +249,24 @@ class SliceSane final : public Property<A, P> {
   static constexpr std::uint64_t kCustomMax = 100'000'000;
 
   // `refreshed`: the point where a default slice was just set ("placement", ...).
+  // The test inline, the reasons and the report cold (several calls per event).
   void check(int cpu, const model::sched_entity<A>& se, const char* refreshed) {
+    const std::uint64_t slice = se.slice;
+    const bool absurd = slice == 0 || slice == ~std::uint64_t{0};
+    const bool bad = se.custom_slice ? absurd || slice < kCustomMin || slice > kCustomMax
+                                     : absurd || (refreshed != nullptr && slice != this->env_.m.config().sysctl_base_slice);
+    if (bad) [[unlikely]]
+      report(cpu, se, refreshed);
+  }
+  // check's failure, with the rule it broke.
+  [[gnu::cold]] void report(int cpu, const model::sched_entity<A>& se, const char* refreshed) {
     const std::uint64_t base = this->env_.m.config().sysctl_base_slice;
-    std::string why;
-    if (se.slice == 0 || se.slice == ~std::uint64_t{0})
-      why = "a slice is never 0 or U64_MAX";
-    else if (se.custom_slice && (se.slice < kCustomMin || se.slice > kCustomMax))
-      why = "a custom slice is clamped to [0.1 ms, 100 ms] (§2)";
-    else if (!se.custom_slice && refreshed != nullptr && se.slice != base)
-      why = fmt::format("a default slice equals the scaled base slice after {} (§2)", refreshed);
-    if (!why.empty())
-      this->fail(cpu, this->env_.id_of(se),
-                 fmt::format("slice {} ns, custom: {}, base slice {} ns", se.slice, se.custom_slice ? "yes" : "no", base),
-                 why);
+    const std::string why = se.slice == 0 || se.slice == ~std::uint64_t{0} ? "a slice is never 0 or U64_MAX"
+                            : se.custom_slice ? "a custom slice is clamped to [0.1 ms, 100 ms] (§2)"
+                                              : fmt::format("a default slice equals the scaled base slice after {} (§2)", refreshed);
+    this->fail(cpu, this->env_.id_of(se),
+               fmt::format("slice {} ns, custom: {}, base slice {} ns", se.slice, se.custom_slice ? "yes" : "no", base),
+               why);
   }
 };
 

@@ -27,24 +27,47 @@ void for_each_queued(const model::cfs_rq<A>& cfs, F&& f) {
 
 inline std::uint64_t scaled_down(std::uint64_t full) { return full == 0 ? 0 : (full >> 10 < 2 ? 2 : full >> 10); }
 
+// Whether a 128-bit value fits in s64: its high word is the sign of its low one
+// (GCC compiles the two range comparisons to many more instructions).
+inline bool fits_s64(model::s128 v) {
+  const auto low = static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<model::u128>(v)));
+  return static_cast<model::s128>(low) == v;
+}
+
+// d * w exactly. In the kernel arithmetic one 64 x 64-bit product when d fits in
+// s64, as every difference of two virtual times of one queue does short of an
+// overflow (a 128 x 128-bit product is three); else the full product.
+template <class A>
+typename A::value times_weight(const typename A::value& d, std::uint64_t w) {
+  using V = typename A::value;
+  if constexpr (std::is_same_v<V, model::s128>) {
+    if (fits_s64(d) && w <= INT64_MAX) return V(static_cast<std::int64_t>(d)) * V(static_cast<std::int64_t>(w));
+  }
+  return d * V(w);
+}
+
 // Σ w_i (v_i - v0) and Σ w_i over Q, once, for several eligibility tests.
 template <class A>
 struct QueueSums {
   typename A::value keys{};
   typename A::value weights{};
   typename A::value v0{};
+  std::uint64_t weight_sum = 0;  // weights as an integer, for times_weight
 
   QueueSums() = default;
   explicit QueueSums(const model::cfs_rq<A>& cfs) : v0(cfs.min_vruntime) {
     for_each_queued(cfs, [&](const model::sched_entity<A>& se) {
       const std::uint64_t w = scaled_down(se.load.weight);
-      keys += (se.vruntime - v0) * typename A::value(w);
+      keys += times_weight<A>(se.vruntime - v0, w);
       weights += typename A::value(w);
+      weight_sum += w;
     });
   }
   // §4.2: eligible iff W * (v - v0) <= S (lag >= 0 against the exact mean).
-  bool eligible(const typename A::value& vruntime) const { return (vruntime - v0) * weights <= keys; }
-  bool operator==(const QueueSums& o) const { return keys == o.keys && weights == o.weights && v0 == o.v0; }
+  bool eligible(const typename A::value& vruntime) const { return times_weight<A>(vruntime - v0, weight_sum) <= keys; }
+  bool operator==(const QueueSums& o) const {
+    return keys == o.keys && weights == o.weights && v0 == o.v0 && weight_sum == o.weight_sum;
+  }
 };
 
 // A recount of one runqueue: one walk of Q, tree first (deadline order), then curr.
@@ -58,19 +81,22 @@ struct QueueFacts {
   using value = typename A::value;
   // What one entity of Q counted: the values read from it, kept so that a patch can
   // take it out again and the slice extremes can be found without the entities.
+  // 48 bytes, in the order that packs them: the checks walk the members of each
+  // touched runqueue several times per event, so fewer cache lines per member count.
   struct Member {
     const entity* se = nullptr;
     int task = -1;                    // se->task, fixed for an entity: a walk over the
                                       // members reaches the task without the entity
-    value vruntime{};
-    std::uint64_t weight = 0;         // scaled down
-    std::uint64_t full_weight = 0;
-    std::uint64_t slice = 0;
     bool custom_slice = false;
     bool delayed = false;
     bool in_tree = false;             // else the on_rq curr
+    value vruntime{};
+    std::uint64_t full_weight = 0;
+    std::uint64_t slice = 0;
+    std::uint64_t weight() const { return scaled_down(full_weight); }  // scaled down
     bool operator==(const Member&) const = default;
   };
+  static_assert(!std::is_same_v<value, model::s128> || sizeof(Member) == 48, "a member fills 48 bytes");
 
   QueueSums<A> q;                     // over Q
   value tree_keys{};                  // Σ w (v - v0) over the tree only (curr excluded)
@@ -165,6 +191,13 @@ struct QueueFacts {
     fresh.recount(cfs);
     return same_as(fresh);
   }
+  // Whether `se` is counted as a member of the tree: a scan of the members'
+  // pointers, where the tree's own lookup compares deadlines along a path of entities.
+  bool tree_holds(const entity& se) const {
+    for (const Member& m : members)
+      if (m.se == &se && m.in_tree) return true;
+    return false;
+  }
   // The smallest slice of Q without `except` (nullptr: of all Q).
   std::uint64_t min_slice_except(const model::sched_entity<A>* except) const {
     return except != nullptr && except == slice_min_entity ? slice_second : slice_min;
@@ -181,18 +214,34 @@ struct QueueFacts {
   // floor(n / d) for d > 0: one 64-bit division when n fits (the common case; a
   // 128-bit one costs several times more), else one 128-bit division.
   static value floor_div(const value& n, std::uint64_t d) {
-    if (n >= 0 && n <= value(INT64_MAX)) return value(static_cast<std::uint64_t>(n) / d);
-    if (n < 0 && n >= -value(INT64_MAX)) {
-      const std::uint64_t magnitude = static_cast<std::uint64_t>(-n);
+    if (fits_s64(n)) {
+      const auto narrow = static_cast<std::int64_t>(n);
+      if (narrow >= 0) return value(static_cast<std::uint64_t>(narrow) / d);
+      const std::uint64_t magnitude = 0 - static_cast<std::uint64_t>(narrow);
       return -value(magnitude / d + (magnitude % d != 0 ? 1 : 0));
     }
     const value quotient = n / value(d);
     return quotient * value(d) != n && n < 0 ? quotient - 1 : quotient;
   }
   // w (v - v0) of one member.
-  value key_weight(const Member& m) const { return (m.vruntime - q.v0) * value(m.weight); }
+  value key_weight(const Member& m) const { return times_weight<A>(m.vruntime - q.v0, m.weight()); }
+  // |d| * w exactly, with one 64 x 64-bit product when |d| fits in 64 bits (the
+  // distance of two virtual times of one queue always does short of an overflow).
+  static value magnitude_times(const value& d, std::uint64_t w) {
+    if (fits_s64(d)) [[likely]] {
+      const auto narrow = static_cast<std::int64_t>(d);
+      const std::uint64_t abs = narrow < 0 ? 0 - static_cast<std::uint64_t>(narrow) : static_cast<std::uint64_t>(narrow);
+      return value(static_cast<model::u128>(abs) * w);
+    }
+    return wide_magnitude_times(d, w);
+  }
 
  private:
+  // magnitude_times beyond 64 bits, out of line so that the common case stays a
+  // branch and one product.
+  [[gnu::noinline]] static value wide_magnitude_times(const value& d, std::uint64_t w) {
+    return (d < 0 ? -d : d) * value(w);
+  }
   bool same_counts(const QueueFacts& o) const {
     return q == o.q && tree_keys == o.tree_keys && tree_weights == o.tree_weights && q_weights == o.q_weights &&
            full_weight == o.full_weight && queued == o.queued && delayed == o.delayed &&
@@ -219,8 +268,7 @@ struct QueueFacts {
     return !differs;
   }
   static Member read(const entity& se, bool in_tree) {
-    return Member{&se, se.task, se.vruntime, scaled_down(se.load.weight), se.load.weight, se.slice, se.custom_slice,
-                  se.sched_delayed, in_tree};
+    return Member{&se, se.task, se.custom_slice, se.sched_delayed, in_tree, se.vruntime, se.load.weight, se.slice};
   }
   // Where the tree (members before curr, in (deadline, insertion) order as the
   // model's tree compares, cfs_rq::by_deadline) takes `se`.
@@ -261,7 +309,7 @@ struct QueueFacts {
     const entity& se = *old.se;
     if (se.load.weight == old.full_weight && se.slice == old.slice && se.custom_slice == old.custom_slice &&
         se.sched_delayed == old.delayed) {  // at most vruntime moved (update_curr, the common case)
-      const value shift = (se.vruntime - old.vruntime) * value(old.weight);
+      const value shift = times_weight<A>(se.vruntime - old.vruntime, old.weight());
       q.keys += shift;
       if (old.in_tree) tree_keys += shift;
       members[i].vruntime = se.vruntime;
@@ -285,10 +333,10 @@ struct QueueFacts {
     const unsigned absurd = m.slice == 0 || m.slice == ~std::uint64_t{0} ? 1 : 0;
     if (sign > 0) {
       q.keys += kw;
-      q_weights += m.weight;
+      q_weights += m.weight();
       if (m.in_tree) {
         tree_keys += kw;
-        tree_weights += m.weight;
+        tree_weights += m.weight();
       }
       full_weight += m.full_weight;
       ++queued;
@@ -296,10 +344,10 @@ struct QueueFacts {
       absurd_slices += absurd;
     } else {
       q.keys -= kw;
-      q_weights -= m.weight;
+      q_weights -= m.weight();
       if (m.in_tree) {
         tree_keys -= kw;
-        tree_weights -= m.weight;
+        tree_weights -= m.weight();
       }
       full_weight -= m.full_weight;
       --queued;
@@ -307,12 +355,13 @@ struct QueueFacts {
       absurd_slices -= absurd;
     }
     q.weights = value(q_weights);
+    q.weight_sum = q_weights;
   }
   // Every key w (v - v0) on a new v0: exact, S' = S - W (v0' - v0).
   void rebase(const value& v0) {
     const value shift = v0 - q.v0;
-    q.keys -= value(q_weights) * shift;
-    tree_keys -= value(tree_weights) * shift;
+    q.keys -= times_weight<A>(shift, q_weights);
+    tree_keys -= times_weight<A>(shift, tree_weights);
     q.v0 = v0;
   }
   // Takes m's slice out of the extremes, or returns false when they must be found
