@@ -125,3 +125,37 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
   CHECK_FALSE(patched.matches_recount(cfs));
   CHECK_FALSE(patched.same_as(recounted()));
 }
+
+// The recount's 64-bit fast paths (fits_s64, times_weight, magnitude_times,
+// floor_div) against the plain 128-bit formulas they stand for, at and around the
+// s64 boundaries where the fast path gives way to the wide one.
+TEST_CASE("the recount's 64-bit products and floors equal the 128-bit formulas", "[properties][facts]") {
+  using eevdf::model::s128;
+  using eevdf::properties::fits_s64;
+  using eevdf::properties::times_weight;
+  using Facts = eevdf::properties::QueueFacts<K>;
+  const s128 two63 = s128(1) << 63;
+  CHECK(fits_s64(two63 - 1));
+  CHECK(fits_s64(-two63));
+  CHECK_FALSE(fits_s64(two63));
+  CHECK_FALSE(fits_s64(-two63 - 1));
+  CHECK_FALSE(fits_s64(s128(1) << 64));
+  const s128 values[] = {0, 1, -1, 1024, -1025, two63 - 1, -two63, -two63 + 1, two63, -two63 - 1,
+                         s128(1) << 70, -(s128(1) << 70) + 3};
+  const std::uint64_t weights[] = {0, 2, 1024, 88761, std::uint64_t{1} << 40, std::uint64_t{1} << 63};
+  for (const s128 d : values) {
+    for (const std::uint64_t w : weights) {
+      CAPTURE(K::to_string(d), w);
+      CHECK(times_weight<K>(d, w) == d * s128(w));
+      if (w <= (std::uint64_t{1} << 40)) CHECK(Facts::magnitude_times(d, w) == (d < 0 ? -d : d) * s128(w));
+      if (w != 0) {  // floor(d / w): the quotient toward zero, one less when negative and inexact
+        const s128 q = d / s128(w);
+        CHECK(Facts::floor_div(d, w) == (q * s128(w) != d && d < 0 ? q - 1 : q));
+      }
+    }
+  }
+  // Worked by hand: floor(-7 / 2) = -4, floor(7 / 2) = 3, floor(-2^63 / 3) = -3074457345618258603.
+  CHECK(Facts::floor_div(-7, 2) == -4);
+  CHECK(Facts::floor_div(7, 2) == 3);
+  CHECK(Facts::floor_div(-two63, 3) == s128(-3074457345618258603LL));
+}
