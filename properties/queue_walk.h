@@ -292,6 +292,10 @@ struct QueueFacts {
     extend_slices(m);
   }
   void drop(const entity& se, bool in_tree) {
+    if (!in_tree && !members.empty() && members.back().se == &se && !members.back().in_tree) {
+      drop_at(members.size() - 1);  // curr, counted last: no search
+      return;
+    }
     std::size_t i = 0;
     while (i < members.size() && !(members[i].se == &se && members[i].in_tree == in_tree)) ++i;
     EEVDF_ASSERT(i < members.size(), "a queue move patch drops an entity the recount did not count");
