@@ -75,7 +75,11 @@ struct KernelArith {
     return s64(a - b, log, expression) < 0;
   }
 
-  static bool fits_s64(value v) { return v >= INT64_MIN && v <= INT64_MAX; }
+  // The high word is the sign of the low one: two comparisons against the s64 range
+  // cost GCC many more instructions on __int128.
+  static bool fits_s64(value v) {
+    return static_cast<value>(static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<u128>(v)))) == v;
+  }
   static value wrap_s64(value v) {
     const auto low = static_cast<std::uint64_t>(static_cast<u128>(v));
     return static_cast<std::int64_t>(low);  // two's complement (C++20)

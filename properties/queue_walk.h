@@ -27,13 +27,6 @@ void for_each_queued(const model::cfs_rq<A>& cfs, F&& f) {
 
 inline std::uint64_t scaled_down(std::uint64_t full) { return full == 0 ? 0 : (full >> 10 < 2 ? 2 : full >> 10); }
 
-// Whether a 128-bit value fits in s64: its high word is the sign of its low one
-// (GCC compiles the two range comparisons to many more instructions).
-inline bool fits_s64(model::s128 v) {
-  const auto low = static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<model::u128>(v)));
-  return static_cast<model::s128>(low) == v;
-}
-
 // d * w exactly. In the kernel arithmetic one 64 x 64-bit product when d fits in
 // s64, as every difference of two virtual times of one queue does short of an
 // overflow (a 128 x 128-bit product is three); else the full product.
@@ -41,7 +34,7 @@ template <class A>
 typename A::value times_weight(const typename A::value& d, std::uint64_t w) {
   using V = typename A::value;
   if constexpr (std::is_same_v<V, model::s128>) {
-    if (fits_s64(d) && w <= INT64_MAX) return V(static_cast<std::int64_t>(d)) * V(static_cast<std::int64_t>(w));
+    if (model::KernelArith::fits_s64(d) && w <= INT64_MAX) return V(static_cast<std::int64_t>(d)) * V(static_cast<std::int64_t>(w));
   }
   return d * V(w);
 }
@@ -214,7 +207,7 @@ struct QueueFacts {
   // floor(n / d) for d > 0: one 64-bit division when n fits (the common case; a
   // 128-bit one costs several times more), else one 128-bit division.
   static value floor_div(const value& n, std::uint64_t d) {
-    if (fits_s64(n)) {
+    if (model::KernelArith::fits_s64(n)) {
       const auto narrow = static_cast<std::int64_t>(n);
       if (narrow >= 0) return value(static_cast<std::uint64_t>(narrow) / d);
       const std::uint64_t magnitude = 0 - static_cast<std::uint64_t>(narrow);
@@ -228,7 +221,7 @@ struct QueueFacts {
   // |d| * w exactly, with one 64 x 64-bit product when |d| fits in 64 bits (the
   // distance of two virtual times of one queue always does short of an overflow).
   static value magnitude_times(const value& d, std::uint64_t w) {
-    if (fits_s64(d)) [[likely]] {
+    if (model::KernelArith::fits_s64(d)) [[likely]] {
       const auto narrow = static_cast<std::int64_t>(d);
       const std::uint64_t abs = narrow < 0 ? 0 - static_cast<std::uint64_t>(narrow) : static_cast<std::uint64_t>(narrow);
       return value(static_cast<model::u128>(abs) * w);

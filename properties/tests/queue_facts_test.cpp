@@ -126,12 +126,12 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
   CHECK_FALSE(patched.same_as(recounted()));
 }
 
-// The recount's 64-bit fast paths (fits_s64, times_weight, magnitude_times,
+// The recount's 64-bit fast paths (KernelArith::fits_s64, times_weight, magnitude_times,
 // floor_div) against the plain 128-bit formulas they stand for, at and around the
 // s64 boundaries where the fast path gives way to the wide one.
 TEST_CASE("the recount's 64-bit products and floors equal the 128-bit formulas", "[properties][facts]") {
   using eevdf::model::s128;
-  using eevdf::properties::fits_s64;
+  const auto fits_s64 = [](s128 v) { return K::fits_s64(v); };
   using eevdf::properties::times_weight;
   using Facts = eevdf::properties::QueueFacts<K>;
   const s128 two63 = s128(1) << 63;
