@@ -56,8 +56,8 @@ class IowaitAccounting final : public Property<A, P> {
     const auto [iowait, acct] = expected(cpu);
     if (rq.nr_iowait != iowait || rq.nr_iowait_acct != acct || rq.nr_iowait < 0 || rq.nr_iowait_acct > rq.nr_iowait)
       this->fail(cpu, 0,
-                 fmt::format("nr_iowait={} nr_iowait_acct={}; completed io sleeps here: {} ({} accounted)",
-                             rq.nr_iowait, rq.nr_iowait_acct, iowait, acct),
+                 [&] { return fmt::format("nr_iowait={} nr_iowait_acct={}; completed io sleeps here: {} ({} accounted)",
+                             rq.nr_iowait, rq.nr_iowait_acct, iowait, acct); },
                  "nr_iowait counts the io sleepers whose block completed on this CPU, until they wake");
   }
 

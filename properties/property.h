@@ -9,6 +9,7 @@
 #include <set>          // CPUs
 #include <string>       // report text
 #include <string_view>  // names
+#include <type_traits>  // is_invocable
 #include <utility>      // forward
 #include <vector>       // touched CPUs
 
@@ -202,9 +203,17 @@ class Property : public model::Observer<A> {
   void set_hooks(std::uint32_t hooks) { hooks_ = hooks; }
 
  protected:
+  // `values`: the text, or a callable that formats it here, out of the check's hot
+  // code (the checks of one event share the instruction cache with the model);
   // `finding`: the known finding (findings.h) whose condition this failure meets.
-  [[gnu::cold]] void fail(int cpu, int task, std::string values, std::string why, std::string_view finding = {}) {
-    env_.report(name(), cpu, task, std::move(values), std::move(why), finding);
+  template <class Values>
+  [[gnu::cold, gnu::noinline]] void fail(int cpu, int task, Values&& values, std::string_view why,
+                                         std::string_view finding = {}) {
+    if constexpr (std::is_invocable_v<Values&>) {
+      env_.report(name(), cpu, task, values(), std::string(why), finding);
+    } else {
+      env_.report(name(), cpu, task, std::string(std::forward<Values>(values)), std::string(why), finding);
+    }
   }
   Env<A, P>& env_;
 

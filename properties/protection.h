@@ -118,7 +118,7 @@ class WakeupPreemptRule final : public Property<A, P> {
     decided_task_ = this->env_.id_of(wakee);
     if (preempted != expected_)
       this->fail(rq.cpu, decided_task_,
-                 fmt::format("{}; the check {}", describe(rq.cfs, wakee), preempted ? "preempted" : "did not"),
+                 [&] { return fmt::format("{}; the check {}", describe(rq.cfs, wakee), preempted ? "preempted" : "did not"); },
                  "wakeup preemption happens iff the wakee is what EEVDF picks now (§8.2)");
   }
 
@@ -132,8 +132,8 @@ class WakeupPreemptRule final : public Property<A, P> {
   void after_event(const trace::Event&) override {
     if (decided_cpu_ >= 0 && picked_ != decided_)
       this->fail(decided_cpu_, decided_task_,
-                 fmt::format("the check {}, a schedule {}", decided_ ? "preempted" : "did not preempt",
-                             picked_ ? "ran" : "did not run"),
+                 [&] { return fmt::format("the check {}, a schedule {}", decided_ ? "preempted" : "did not preempt",
+                             picked_ ? "ran" : "did not run"); },
                  "a wakeup preemption is a reschedule request, and nothing else asked for one (§8.2, §19)");
     if (renice_.cpu >= 0) check_renice();
   }
@@ -151,9 +151,9 @@ class WakeupPreemptRule final : public Property<A, P> {
     const bool expected = charged_resched_ || (renice_.new_nice > renice_.old_nice && renice_.queued > 1);
     if (expected != picked_)
       this->fail(renice_.cpu, renice_.task,
-                 fmt::format("renice of the running task {} -> {} with {} queued; update_curr asked: {}; a schedule {}",
+                 [&] { return fmt::format("renice of the running task {} -> {} with {} queued; update_curr asked: {}; a schedule {}",
                              renice_.old_nice, renice_.new_nice, renice_.queued, charged_resched_ ? "yes" : "no",
-                             picked_ ? "ran" : "did not run"),
+                             picked_ ? "ran" : "did not run"); },
                  "prio_changed_fair reschedules a running task iff its nice rose (§9)");
   }
 
@@ -201,8 +201,8 @@ class LoneNoResched final : public Property<A, P> {
                bool resched) override {
     if (!resched || protection_brute::count_queued(cfs) != 1) return;
     this->fail(cfs.rq_->cpu, this->env_.id_of(curr),
-               fmt::format("1 queued entity, charged {} ns, deadline renewed: {}, vruntime {}, {}", delta,
-                           renewed ? "yes" : "no", A::to_string(curr.vruntime), Forms<P>::protection_text(curr)),
+               [&] { return fmt::format("1 queued entity, charged {} ns, deadline renewed: {}, vruntime {}, {}", delta,
+                           renewed ? "yes" : "no", A::to_string(curr.vruntime), Forms<P>::protection_text(curr)); },
                "a lone entity is never asked to reschedule (update_curr returns when nr_queued == 1)");
   }
 };
@@ -265,7 +265,7 @@ class SliceSane final : public Property<A, P> {
                             : se.custom_slice ? "a custom slice is clamped to [0.1 ms, 100 ms] (§2)"
                                               : fmt::format("a default slice equals the scaled base slice after {} (§2)", refreshed);
     this->fail(cpu, this->env_.id_of(se),
-               fmt::format("slice {} ns, custom: {}, base slice {} ns", se.slice, se.custom_slice ? "yes" : "no", base),
+               [&] { return fmt::format("slice {} ns, custom: {}, base slice {} ns", se.slice, se.custom_slice ? "yes" : "no", base); },
                why);
   }
 };
@@ -284,8 +284,8 @@ class MinSliceExact final : public Property<A, P> {
     const std::uint64_t truth = this->env_.facts(cfs).min_slice_except(&se);
     if (truth != min_slice)
       this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-                 fmt::format("min slice used {} ns, true minimum of the {} other queued entities {} ns", min_slice,
-                             protection_brute::count_queued(cfs), truth),
+                 [&] { return fmt::format("min slice used {} ns, true minimum of the {} other queued entities {} ns", min_slice,
+                             protection_brute::count_queued(cfs), truth); },
                  "slice protection uses the shortest slice queued beside the pick");
   }
 };
@@ -358,10 +358,10 @@ class SliceProtection final : public Property<A, P> {
       const bool unprotected = !(curr.vruntime < st.vprot);
       if (resched != (expired || unprotected))
         this->fail(cfs.rq_->cpu, this->env_.id_of(curr),
-                   fmt::format("{} queued, charged {} ns: vruntime {}, deadline before the charge {}, vprot* {} ({}), "
+                   [&] { return fmt::format("{} queued, charged {} ns: vruntime {}, deadline before the charge {}, vprot* {} ({}), "
                                "model vprot {}; rescheduled: {}",
                                queued, delta, A::to_string(curr.vruntime), A::to_string(st.deadline),
-                               A::to_string(st.vprot), origin(st), A::to_string(curr.vprot), resched ? "yes" : "no"),
+                               A::to_string(st.vprot), origin(st), A::to_string(curr.vprot), resched ? "yes" : "no"); },
                    "update_curr asks to reschedule iff the deadline or the end of slice protection is reached");
     }
     st.deadline = curr.deadline;
