@@ -108,6 +108,9 @@ struct QueueFacts {
   std::uint64_t slice_min = ~std::uint64_t{0}, slice_second = ~std::uint64_t{0};
   const entity* slice_min_entity = nullptr;  // null while two or more share slice_min
   unsigned at_slice_min = 0;                 // members whose slice is slice_min
+  // Tree members whose entity is also the counted curr: put_prev_entity returns prev
+  // to the tree before it clears curr (§7.3), and a patch may land between the two.
+  unsigned curr_twice = 0;
 
   // One pass over the tree, then curr: everything the checks recount.
   // Flattened: the hot loop of the checker; the compiler otherwise inlines the
@@ -143,6 +146,12 @@ struct QueueFacts {
       return;
     }
     const bool counts_as_curr = se == cfs.curr && se->on_rq;
+    // The usual change: update_curr moved curr's vruntime. curr is counted last,
+    // and only there unless it is also a tree member (curr_twice), so no search.
+    if (counts_as_curr && curr_twice == 0 && counts_curr(*se)) {
+      reread(members.size() - 1);
+      return;
+    }
     bool counted_as_curr = false;
     // Backwards, so that a drop only moves members already seen (curr, the usual
     // one, comes first).
@@ -240,14 +249,14 @@ struct QueueFacts {
            full_weight == o.full_weight && queued == o.queued && delayed == o.delayed &&
            custom_slice_min == o.custom_slice_min && custom_slice_max == o.custom_slice_max &&
            absurd_slices == o.absurd_slices && slice_min == o.slice_min && slice_second == o.slice_second &&
-           at_slice_min == o.at_slice_min;
+           at_slice_min == o.at_slice_min && curr_twice == o.curr_twice;
   }
   void clear(const value& v0) {
     q = QueueSums<A>();
     q.v0 = v0;
     tree_keys = {};
     tree_weights = q_weights = full_weight = 0;
-    queued = delayed = absurd_slices = 0;
+    queued = delayed = absurd_slices = curr_twice = 0;
     members.clear();
     slice_extremes();
   }
@@ -273,13 +282,22 @@ struct QueueFacts {
       ++i;
     return i;
   }
+  // Whether the last member is curr's (curr is counted after the tree) and it is se's.
+  bool counts_curr(const entity& se) const {
+    return !members.empty() && !members.back().in_tree && members.back().se == &se;
+  }
   // Counts `se` in at position `at`: its values are read once, into its member.
   void insert(std::size_t at, const entity& se, bool in_tree) {
     const Member m = read(se, in_tree);
+    if (in_tree && counts_curr(se)) ++curr_twice;
     if (at == members.size()) {
       members.push_back(m);
     } else {
       members.insert(members.begin() + static_cast<std::ptrdiff_t>(at), m);
+    }
+    if (!in_tree) {  // curr joins after the tree: is it a tree member too?
+      curr_twice = 0;
+      for (std::size_t i = 0; i + 1 < members.size(); ++i) curr_twice += members[i].se == &se ? 1u : 0u;
     }
     count(m, 1);
     extend_slices(m);
@@ -296,6 +314,11 @@ struct QueueFacts {
   }
   void drop_at(std::size_t i) {
     const Member m = members[i];
+    if (!m.in_tree) {
+      curr_twice = 0;
+    } else if (counts_curr(*m.se)) {
+      --curr_twice;
+    }
     count(m, -1);
     members.erase(members.begin() + static_cast<std::ptrdiff_t>(i));
     if (!forget_slice(m)) find_slice_extremes();

@@ -126,6 +126,48 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
   CHECK_FALSE(patched.same_as(recounted()));
 }
 
+// put_prev_entity returns curr to the tree before it clears curr (§7.3): between the
+// two, curr is counted twice, and a value patch of it must re-read both members,
+// not only curr's (the last one, which the usual update_curr patch re-reads alone).
+TEST_CASE("a value patch of curr while it is also in the tree re-reads both", "[properties][facts]") {
+  using eevdf::model::queue_move;
+  using eevdf::properties::QueueFacts;
+  Harness<K> h(kThree, {});
+  h.apply_until();
+  auto cfs = h.run->machine().rqs().at(0).cfs;  // a copy; its entities are copied too
+  auto tasks = h.run->machine().tasks();
+  REQUIRE(cfs.curr != nullptr);
+  auto* curr = &tasks.at(static_cast<std::size_t>(cfs.curr->task)).se;
+  cfs.curr = curr;
+  decltype(cfs.timeline) tree;
+  for (const auto* se : cfs.timeline) tree.insert(&tasks.at(static_cast<std::size_t>(se->task)).se);
+  cfs.timeline = tree;
+  QueueFacts<K> patched, fresh;
+  patched.recount(cfs);
+  const auto recounted = [&] {
+    fresh.recount(cfs);
+    return fresh;
+  };
+  // The usual charge of curr alone first.
+  curr->vruntime += 500000;
+  patched.patch(cfs, curr);
+  CHECK(patched.same_as(recounted()));
+  // The transient: curr in the tree too, then charged once more.
+  cfs.timeline.insert(curr);
+  patched.patch(*curr, queue_move::into_tree);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 4);
+  curr->vruntime += 300000;
+  patched.patch(cfs, curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.reads_as_queue(cfs));
+  // curr cleared: counted once, and its charge is curr-only again.
+  cfs.curr = nullptr;
+  patched.patch(*curr, queue_move::left_curr);
+  CHECK(patched.same_as(recounted()));
+  CHECK(patched.queued == 3);
+}
+
 // The recount's 64-bit fast paths (KernelArith::fits_s64, times_weight, magnitude_times,
 // floor_div) against the plain 128-bit formulas they stand for, at and around the
 // s64 boundaries where the fast path gives way to the wide one.
