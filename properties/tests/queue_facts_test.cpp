@@ -3,6 +3,8 @@
 // the patches did not follow must show in the check of a patched recount.
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "model/arith_kernel.h"
 #include "properties/queue_walk.h"
 #include "properties/tests/harness.h"
@@ -10,6 +12,30 @@
 using eevdf::properties::testing::Harness;
 using eevdf::properties::testing::kThree;
 using K = eevdf::model::KernelArith;
+
+namespace {
+
+// CPU 0's runqueue of kThree after its events, copied with its entities: the copy's
+// curr and tree point at the copied entities, which a test changes by hand.
+struct CopiedQueue {
+  eevdf::model::cfs_rq<K> cfs;
+  std::vector<eevdf::model::task_struct<K>> tasks;
+  eevdf::model::sched_entity<K>* curr = nullptr;
+
+  explicit CopiedQueue(const eevdf::model::Machine<K>& m) : cfs(m.rqs().at(0).cfs), tasks(m.tasks()) {
+    REQUIRE(cfs.curr != nullptr);
+    REQUIRE(cfs.timeline.size() == 2);
+    curr = &tasks.at(static_cast<std::size_t>(cfs.curr->task)).se;
+    cfs.curr = curr;
+    decltype(cfs.timeline) tree;
+    for (const auto* se : cfs.timeline) tree.insert(&tasks.at(static_cast<std::size_t>(se->task)).se);
+    cfs.timeline = tree;
+  }
+  CopiedQueue(const CopiedQueue&) = delete;  // the copy's pointers point into tasks
+  CopiedQueue& operator=(const CopiedQueue&) = delete;
+};
+
+}  // namespace
 
 // The shared recount's patches (QueueFacts::patch, docs/PROPERTIES.md): each queue
 // move counted in or out must give what a recount of the moved queue gives, and a
@@ -66,16 +92,9 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
   using eevdf::properties::QueueFacts;
   Harness<K> h(kThree, {});
   h.apply_until();
-  auto cfs = h.run->machine().rqs().at(0).cfs;  // a copy; its entities are copied too
-  auto tasks = h.run->machine().tasks();
-  REQUIRE(cfs.curr != nullptr);
-  REQUIRE(cfs.timeline.size() == 2);
-  // Point the copy at copied entities, so that they can be changed by hand.
-  auto* curr = &tasks.at(static_cast<std::size_t>(cfs.curr->task)).se;
-  cfs.curr = curr;
-  decltype(cfs.timeline) tree;
-  for (const auto* se : cfs.timeline) tree.insert(&tasks.at(static_cast<std::size_t>(se->task)).se);
-  cfs.timeline = tree;
+  CopiedQueue copy(h.run->machine());
+  auto& cfs = copy.cfs;
+  auto* curr = copy.curr;
   auto* first = *cfs.timeline.begin();
   QueueFacts<K> patched, fresh;
   patched.recount(cfs);
@@ -134,14 +153,9 @@ TEST_CASE("a value patch of curr while it is also in the tree re-reads both", "[
   using eevdf::properties::QueueFacts;
   Harness<K> h(kThree, {});
   h.apply_until();
-  auto cfs = h.run->machine().rqs().at(0).cfs;  // a copy; its entities are copied too
-  auto tasks = h.run->machine().tasks();
-  REQUIRE(cfs.curr != nullptr);
-  auto* curr = &tasks.at(static_cast<std::size_t>(cfs.curr->task)).se;
-  cfs.curr = curr;
-  decltype(cfs.timeline) tree;
-  for (const auto* se : cfs.timeline) tree.insert(&tasks.at(static_cast<std::size_t>(se->task)).se);
-  cfs.timeline = tree;
+  CopiedQueue copy(h.run->machine());
+  auto& cfs = copy.cfs;
+  auto* curr = copy.curr;
   QueueFacts<K> patched, fresh;
   patched.recount(cfs);
   const auto recounted = [&] {
