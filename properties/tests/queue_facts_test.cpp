@@ -18,11 +18,15 @@ namespace {
 // CPU 0's runqueue of kThree after its events, copied with its entities: the copy's
 // curr and tree point at the copied entities, which a test changes by hand.
 struct CopiedQueue {
+  Harness<K> h{kThree, {}};
   eevdf::model::cfs_rq<K> cfs;
   std::vector<eevdf::model::task_struct<K>> tasks;
   eevdf::model::sched_entity<K>* curr = nullptr;
 
-  explicit CopiedQueue(const eevdf::model::Machine<K>& m) : cfs(m.rqs().at(0).cfs), tasks(m.tasks()) {
+  CopiedQueue() {
+    h.apply_until();
+    cfs = h.run->machine().rqs().at(0).cfs;
+    tasks = h.run->machine().tasks();
     REQUIRE(cfs.curr != nullptr);
     REQUIRE(cfs.timeline.size() == 2);
     curr = &tasks.at(static_cast<std::size_t>(cfs.curr->task)).se;
@@ -33,6 +37,16 @@ struct CopiedQueue {
   }
   CopiedQueue(const CopiedQueue&) = delete;  // the copy's pointers point into tasks
   CopiedQueue& operator=(const CopiedQueue&) = delete;
+};
+
+// A recount of cfs as it is at each call, kept for the checks that read it after.
+struct Recounter {
+  const eevdf::model::cfs_rq<K>& cfs;
+  eevdf::properties::QueueFacts<K> fresh;
+  const eevdf::properties::QueueFacts<K>& operator()() {
+    fresh.recount(cfs);
+    return fresh;
+  }
 };
 
 }  // namespace
@@ -50,12 +64,9 @@ TEST_CASE("a patched recount equals a recount of the moved queue", "[properties]
   auto cfs = h.run->machine().rqs().at(0).cfs;  // a copy: the model is not touched
   REQUIRE(cfs.curr != nullptr);
   REQUIRE(cfs.timeline.size() == 2);
-  QueueFacts<K> patched, fresh;
+  QueueFacts<K> patched;
   patched.recount(cfs);
-  const auto recounted = [&] {
-    fresh.recount(cfs);
-    return fresh;
-  };
+  Recounter recounted{cfs, {}};
   // put_prev_entity: curr back into the tree, then no curr.
   auto* prev = cfs.curr;
   cfs.timeline.insert(prev);
@@ -71,11 +82,11 @@ TEST_CASE("a patched recount equals a recount of the moved queue", "[properties]
   patched.patch(*next, queue_move::out_of_tree);
   CHECK(patched.same_as(recounted()));
   CHECK(patched.queued == 2);
-  CHECK(patched.min_slice_except(next) == fresh.min_slice_except(next));
+  CHECK(patched.min_slice_except(next) == recounted.fresh.min_slice_except(next));
   cfs.curr = next;
   patched.patch(*next, queue_move::became_curr);
   CHECK(patched.same_as(recounted()));
-  CHECK(patched.avg_vruntime() == fresh.avg_vruntime());
+  CHECK(patched.avg_vruntime() == recounted.fresh.avg_vruntime());
   // A move that did not happen: the patched counts disagree with the queue.
   QueueFacts<K> wrong = patched;
   wrong.patch(*prev, queue_move::became_curr);
@@ -90,18 +101,13 @@ TEST_CASE("a patched recount equals a recount of the moved queue", "[properties]
 // for a change no patch followed.
 TEST_CASE("a value patch equals a recount of the changed queue", "[properties][facts]") {
   using eevdf::properties::QueueFacts;
-  Harness<K> h(kThree, {});
-  h.apply_until();
-  CopiedQueue copy(h.run->machine());
+  CopiedQueue copy;
   auto& cfs = copy.cfs;
   auto* curr = copy.curr;
   auto* first = *cfs.timeline.begin();
-  QueueFacts<K> patched, fresh;
+  QueueFacts<K> patched;
   patched.recount(cfs);
-  const auto recounted = [&] {
-    fresh.recount(cfs);
-    return fresh;
-  };
+  Recounter recounted{cfs, {}};
   // update_curr: curr's vruntime moves.
   curr->vruntime += 700000;
   CHECK_FALSE(patched.matches_recount(cfs));  // not followed yet
@@ -114,8 +120,8 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
   cfs.min_vruntime += 300000;
   patched.patch(cfs, nullptr);
   CHECK(patched.same_as(recounted()));
-  CHECK(patched.avg_vruntime() == fresh.avg_vruntime());
-  CHECK(patched.q.keys == fresh.q.keys);
+  CHECK(patched.avg_vruntime() == recounted.fresh.avg_vruntime());
+  CHECK(patched.q.keys == recounted.fresh.q.keys);
   // set_delayed of a tree entity, then a new weight and slice for it.
   first->sched_delayed = true;
   patched.patch(cfs, first);
@@ -151,17 +157,12 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
 TEST_CASE("a value patch of curr while it is also in the tree re-reads both", "[properties][facts]") {
   using eevdf::model::queue_move;
   using eevdf::properties::QueueFacts;
-  Harness<K> h(kThree, {});
-  h.apply_until();
-  CopiedQueue copy(h.run->machine());
+  CopiedQueue copy;
   auto& cfs = copy.cfs;
   auto* curr = copy.curr;
-  QueueFacts<K> patched, fresh;
+  QueueFacts<K> patched;
   patched.recount(cfs);
-  const auto recounted = [&] {
-    fresh.recount(cfs);
-    return fresh;
-  };
+  Recounter recounted{cfs, {}};
   // The usual charge of curr alone first.
   curr->vruntime += 500000;
   patched.patch(cfs, curr);
