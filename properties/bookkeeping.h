@@ -29,9 +29,13 @@ class SumsConsistent final : public Property<A, P> {
   void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
     typename A::value expected = to;
     if (!Forms<P>::v0_moves_to(cfs, from, to, expected))
-      this->fail(cfs.rq_->cpu, 0,
-                 [&] { return fmt::format("v0 {} -> {}, expected {}", A::to_string(from), A::to_string(to), A::to_string(expected)); },
-                 std::string(Forms<P>::v0_rule));
+      this->fail(
+          cfs.rq_->cpu, 0,
+          [&] {
+            return fmt::format("v0 {} -> {}, expected {}", A::to_string(from), A::to_string(to),
+                               A::to_string(expected));
+          },
+          Forms<P>::v0_rule);
     moved_.push_back(cfs.rq_->cpu);
   }
 
@@ -48,19 +52,23 @@ class SumsConsistent final : public Property<A, P> {
     const std::uint64_t load = f.tree_weights, full = f.full_weight;
     const unsigned n = f.queued;
     if (keys != cfs.avg_vruntime || load != cfs.avg_load || full != cfs.load_weight || n != cfs.nr_queued)
-      this->fail(cpu, 0,
-                 [&] { return fmt::format("kept S={} W={} load={} nr_queued={}; recount S={} W={} load={} nr_queued={}",
-                             A::to_string(cfs.avg_vruntime), cfs.avg_load, cfs.load_weight, cfs.nr_queued,
-                             A::to_string(keys), load, full, n); },
-                 "the incremental sums disagree with a recount (§3.2)");
+      this->fail(
+          cpu, 0,
+          [&] {
+            return fmt::format("kept S={} W={} load={} nr_queued={}; recount S={} W={} load={} nr_queued={}",
+                               A::to_string(cfs.avg_vruntime), cfs.avg_load, cfs.load_weight, cfs.nr_queued,
+                               A::to_string(keys), load, full, n);
+          },
+          "the incremental sums disagree with a recount (§3.2)");
     // Only touched runqueues change, so the v0 seen when this one was last touched
     // is the v0 it had before this event.
     if (v0_last_.empty()) v0_last_.assign(this->env_.m.rqs().size(), cfs.min_vruntime);  // init_cfs_rq's v0
     auto& last = v0_last_[static_cast<std::size_t>(cpu)];
     const bool moved = std::find(moved_.begin(), moved_.end(), cpu) != moved_.end();
     if (last != cfs.min_vruntime && !moved)
-      this->fail(cpu, 0, [&] { return fmt::format("v0 {} -> {}", A::to_string(last), A::to_string(cfs.min_vruntime)); },
-                 std::string(Forms<P>::v0_where));
+      this->fail(
+          cpu, 0, [&] { return fmt::format("v0 {} -> {}", A::to_string(last), A::to_string(cfs.min_vruntime)); },
+          Forms<P>::v0_where);
     last = cfs.min_vruntime;
   }
 
@@ -97,16 +105,22 @@ class CountersConsistent final : public Property<A, P> {
     if (rq.curr != nullptr && (rq.cfs.curr != &rq.curr->se))
       this->fail(cpu, rq.curr->id, "rq->curr and cfs_rq->curr differ", "the running task is the cfs_rq's curr");
     if (rq.nr_running != queued || rq.cfs.h_nr_runnable != static_cast<int>(queued - delayed) || rq.cfs.h_nr_queued != queued)
-      this->fail(cpu, 0,
-                 [&] { return fmt::format("nr_running={} h_nr_queued={} nr_runnable={}; recount queued={} delayed={}", rq.nr_running,
-                             rq.cfs.h_nr_queued, rq.cfs.h_nr_runnable, queued, delayed); },
-                 "nr_running counts delayed tasks, nr_runnable does not (§3.2)");
+      this->fail(
+          cpu, 0,
+          [&] {
+            return fmt::format("nr_running={} h_nr_queued={} nr_runnable={}; recount queued={} delayed={}",
+                               rq.nr_running, rq.cfs.h_nr_queued, rq.cfs.h_nr_runnable, queued, delayed);
+          },
+          "nr_running counts delayed tasks, nr_runnable does not (§3.2)");
   }
   [[gnu::cold]] void report_member(int cpu, const model::task_struct<A>& t) {
-    this->fail(cpu, t.id,
-               [&] { return fmt::format("state {} on CPU {} (task_cpu {}, on_rq {})", static_cast<int>(this->env_.m.state_of(t)), cpu,
-                           t.cpu, t.on_rq); },
-               "a queued task's state and CPU must say where it is");
+    this->fail(
+        cpu, t.id,
+        [&] {
+          return fmt::format("state {} on CPU {} (task_cpu {}, on_rq {})", static_cast<int>(this->env_.m.state_of(t)),
+                             cpu, t.cpu, t.on_rq);
+        },
+        "a queued task's state and CPU must say where it is");
   }
 };
 
@@ -130,8 +144,9 @@ class TaskConservation final : public Property<A, P> {
       const int index = member.task;
       const auto& t = m.tasks()[static_cast<std::size_t>(index)];
       if (t.cpu != cpu)
-        this->fail(cpu, t.id, [&] { return fmt::format("queued on CPU {}, task_cpu {}", cpu, t.cpu); },
-                   "a queued task is on its own CPU's runqueue");
+        this->fail(
+            cpu, t.id, [&] { return fmt::format("queued on CPU {}, task_cpu {}", cpu, t.cpu); },
+            "a queued task is on its own CPU's runqueue");
       auto& seen = seen_pass_[static_cast<std::size_t>(index)];
       if (seen == pass) this->fail(cpu, t.id, "on two runqueues", "no task is queued twice");
       seen = pass;
@@ -151,8 +166,10 @@ class TaskConservation final : public Property<A, P> {
       const auto& own = m.rqs()[static_cast<std::size_t>(t.cpu)].cfs;
       const bool on_own = own.curr == &t.se || this->env_.facts(t.cpu).tree_holds(t.se);
       if (runnable != on_own)
-        this->fail(t.cpu, t.id, [&] { return fmt::format("state {}, on its CPU's runqueue: {}", static_cast<int>(s), on_own); },
-                   "a runnable task is on its CPU's runqueue; others on none");
+        this->fail(
+            t.cpu, t.id,
+            [&] { return fmt::format("state {}, on its CPU's runqueue: {}", static_cast<int>(s), on_own); },
+            "a runnable task is on its CPU's runqueue; others on none");
     }
   }
 

@@ -111,20 +111,27 @@ class DelayedEntry final : public Property<A, P> {
     const int cpu = cfs.rq_->cpu, id = this->env_.id_of(se);
     const trace::Event* e = this->env_.event;
     if ((flags & model::DEQUEUE_SLEEP) == 0 || (flags & (model::DEQUEUE_SPECIAL | model::DEQUEUE_DELAYED)) != 0)
-      this->fail(cpu, id, [&] { return fmt::format("dequeue flags {:#x}", flags); },
-                 "only a plain sleep (DEQUEUE_SLEEP without DEQUEUE_SPECIAL) is delayed (§6.3 step 3)");
+      this->fail(
+          cpu, id, [&] { return fmt::format("dequeue flags {:#x}", flags); },
+          "only a plain sleep (DEQUEUE_SLEEP without DEQUEUE_SPECIAL) is delayed (§6.3 step 3)");
     if (e == nullptr || e->verb != trace::Verb::sleep || &se != cfs.curr || (e->task != 0 && e->task != id))
-      this->fail(cpu, id, [&] { return fmt::format("event `{}`, entity is curr: {}", e ? trace::verb_name(e->verb) : "none",
-                                      &se == cfs.curr); },
-                 "only the running task's own sleep can delay it");
+      this->fail(
+          cpu, id,
+          [&] {
+            return fmt::format("event `{}`, entity is curr: {}", e ? trace::verb_name(e->verb) : "none",
+                               &se == cfs.curr);
+          },
+          "only the running task's own sleep can delay it");
     if (!this->env_.m.config().feat(model::Feature::DELAY_DEQUEUE))
       this->fail(cpu, id, "DELAY_DEQUEUE off", "without DELAY_DEQUEUE a sleep always completes (§10)");
     if (!se.sched_delayed || !se.on_rq || !delayed_detail::queued_on(cfs, se))
-      this->fail(cpu, id, [&] { return fmt::format("sched_delayed {}, on_rq {}", se.sched_delayed, se.on_rq); },
-                 "a delayed entity stays queued, marked delayed (§10)");
+      this->fail(
+          cpu, id, [&] { return fmt::format("sched_delayed {}, on_rq {}", se.sched_delayed, se.on_rq); },
+          "a delayed entity stays queued, marked delayed (§10)");
     if (this->env_.facts(cfs).q.eligible(se.vruntime))
-      this->fail(cpu, id, [&] { return delayed_detail::lag_text(this->env_, cfs, se); },
-                 "only an ineligible entity (lag < 0) is delayed");
+      this->fail(
+          cpu, id, [&] { return delayed_detail::lag_text(this->env_, cfs, se); },
+          "only an ineligible entity (lag < 0) is delayed");
     mark_known(se.task, 1);
   }
 
@@ -181,8 +188,9 @@ class DelayedFrozen final : public Property<A, P> {
   void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& curr, std::uint64_t delta, bool,
                bool) override {
     if (curr.sched_delayed)
-      this->fail(cfs.rq_->cpu, this->env_.id_of(curr), [&] { return fmt::format("charged {} ns while delayed", delta); },
-                 "a delayed entity never runs, so update_curr never advances its vruntime");
+      this->fail(
+          cfs.rq_->cpu, this->env_.id_of(curr), [&] { return fmt::format("charged {} ns while delayed", delta); },
+          "a delayed entity never runs, so update_curr never advances its vruntime");
   }
 
   // Only the touched runqueues: a delayed entity elsewhere did not change.
@@ -197,11 +205,14 @@ class DelayedFrozen final : public Property<A, P> {
       Snapshot& snap = snaps_[static_cast<std::size_t>(task)];
       if (!replaced(task) &&
           (t.cpu != snap.cpu || t.se.vruntime != snap.vruntime || t.se.deadline != snap.deadline))
-        this->fail(t.cpu, t.id,
-                   [&] { return fmt::format("delayed on CPU {} with vruntime {} deadline {}; now CPU {} vruntime {} deadline {}",
-                               snap.cpu, A::to_string(snap.vruntime), A::to_string(snap.deadline), t.cpu,
-                               A::to_string(t.se.vruntime), A::to_string(t.se.deadline)); },
-                   "a delayed entity's vruntime and deadline stay put until it leaves the delayed state");
+        this->fail(
+            t.cpu, t.id,
+            [&] {
+              return fmt::format("delayed on CPU {} with vruntime {} deadline {}; now CPU {} vruntime {} deadline {}",
+                                 snap.cpu, A::to_string(snap.vruntime), A::to_string(snap.deadline), t.cpu,
+                                 A::to_string(t.se.vruntime), A::to_string(t.se.deadline));
+            },
+            "a delayed entity's vruntime and deadline stay put until it leaves the delayed state");
       snap = {t.cpu, t.se.vruntime, t.se.deadline};  // re-placed legitimately, or a change reported once
       if (t.cpu != touched_cpu) frozen_.insert(t.cpu, task);
     }
@@ -264,8 +275,9 @@ class DelayedCompletion final : public Property<A, P> {
     if (se.task != wake_.task || !se.sched_delayed) return;
     wake_.placed = true;
     if (delayed_detail::lag_of(this->env_, cfs, se) != 0)
-      this->fail(cfs.rq_->cpu, this->env_.id_of(se), [&] { return delayed_detail::lag_text(this->env_, cfs, se); },
-                 "a requeue with positive lag places the entity at zero lag (DELAY_ZERO)");
+      this->fail(
+          cfs.rq_->cpu, this->env_.id_of(se), [&] { return delayed_detail::lag_text(this->env_, cfs, se); },
+          "a requeue with positive lag places the entity at zero lag (DELAY_ZERO)");
   }
 
   void delay_left(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, model::delay_exit how) override {
@@ -288,8 +300,9 @@ class DelayedCompletion final : public Property<A, P> {
       const auto& t = m.tasks().at(static_cast<std::size_t>(task));
       const auto& cfs = m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
       if (!t.se.sched_delayed) {
-        this->fail(t.cpu, t.id, [&] { return fmt::format("state {}", static_cast<int>(m.state_of(t))); },
-                   "a delayed entity leaves only by pick, wake or a forced path (no delay_left hook fired)");
+        this->fail(
+            t.cpu, t.id, [&] { return fmt::format("state {}", static_cast<int>(m.state_of(t))); },
+            "a delayed entity leaves only by pick, wake or a forced path (no delay_left hook fired)");
         delayed_.erase(task);
         continue;
       }
@@ -305,10 +318,13 @@ class DelayedCompletion final : public Property<A, P> {
     for (const auto& p : picks_)
       if (p.first == cfs.rq_->cpu) pick = p.second;
     if (pick != &se)
-      this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-                 [&] { return pick == nullptr ? std::string("no pick chose it")
-                                 : fmt::format("the pick chose task {}", this->env_.id_of(*pick)); },
-                 "a delayed dequeue completes at the pick that returns the delayed entity");
+      this->fail(
+          cfs.rq_->cpu, this->env_.id_of(se),
+          [&] {
+            return pick == nullptr ? std::string("no pick chose it")
+                                   : fmt::format("the pick chose task {}", this->env_.id_of(*pick));
+          },
+          "a delayed dequeue completes at the pick that returns the delayed entity");
     completed(cfs, se, "by pick");
   }
 
@@ -316,11 +332,13 @@ class DelayedCompletion final : public Property<A, P> {
   void completed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, const char* how) {
     const int cpu = cfs.rq_->cpu, id = this->env_.id_of(se);
     if (se.on_rq || delayed_detail::queued_on(cfs, se))
-      this->fail(cpu, id, [&] { return fmt::format("completed {}, still queued", how); },
-                 "a completed delayed dequeue takes the entity off its runqueue");
+      this->fail(
+          cpu, id, [&] { return fmt::format("completed {}, still queued", how); },
+          "a completed delayed dequeue takes the entity off its runqueue");
     if (this->env_.m.config().feat(model::Feature::DELAY_ZERO) && se.vlag > 0)
-      this->fail(cpu, id, [&] { return fmt::format("completed {}, vlag = {}", how, A::to_string(se.vlag)); },
-                 "DELAY_ZERO clips a positive lag to 0 when a delayed dequeue completes");
+      this->fail(
+          cpu, id, [&] { return fmt::format("completed {}, vlag = {}", how, A::to_string(se.vlag)); },
+          "DELAY_ZERO clips a positive lag to 0 when a delayed dequeue completes");
   }
 
   void left_by_wake(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) {
@@ -333,14 +351,21 @@ class DelayedCompletion final : public Property<A, P> {
       this->fail(cpu, id, "not queued after the requeue", "a woken delayed entity stays on its runqueue");
     const bool replace = this->env_.m.config().feat(model::Feature::DELAY_ZERO) && wake_.positive;
     if (replace && (!wake_.placed || delayed_detail::lag_of(this->env_, cfs, se) != 0))
-      this->fail(cpu, id, [&] { return fmt::format("lag > 0 at the wakeup; re-placed: {}; now {}", wake_.placed,
-                                      delayed_detail::lag_text(this->env_, cfs, se)); },
-                 "a requeue with positive lag places the entity at zero lag (DELAY_ZERO)");
+      this->fail(
+          cpu, id,
+          [&] {
+            return fmt::format("lag > 0 at the wakeup; re-placed: {}; now {}", wake_.placed,
+                               delayed_detail::lag_text(this->env_, cfs, se));
+          },
+          "a requeue with positive lag places the entity at zero lag (DELAY_ZERO)");
     if (!replace && (wake_.placed || se.vruntime != wake_.vruntime || se.deadline != wake_.deadline))
-      this->fail(cpu, id,
-                 [&] { return fmt::format("vruntime {} -> {}, deadline {} -> {}", A::to_string(wake_.vruntime),
-                             A::to_string(se.vruntime), A::to_string(wake_.deadline), A::to_string(se.deadline)); },
-                 "a requeue with lag <= 0 (or without DELAY_ZERO) keeps vruntime and deadline");
+      this->fail(
+          cpu, id,
+          [&] {
+            return fmt::format("vruntime {} -> {}, deadline {} -> {}", A::to_string(wake_.vruntime),
+                               A::to_string(se.vruntime), A::to_string(wake_.deadline), A::to_string(se.deadline));
+          },
+          "a requeue with lag <= 0 (or without DELAY_ZERO) keeps vruntime and deadline");
   }
 
   struct WakeProbe {
@@ -756,14 +781,17 @@ class LagBound final : public Property<A, P> {
   void report(int cpu, const model::sched_entity<A>& se, std::uint64_t b, std::uint64_t q, std::string_view finding) {
     const value V = this->env_.facts(cpu).avg_vruntime();
     const value lag_w = value(brute::weight_of(se.load.weight)) * (V - se.vruntime);
-    this->fail(cpu, this->env_.id_of(se),
-               [&] { return fmt::format("service lag w*(V-v)/1024 = {:.1f} ns; bound {}{} ns ({} {} + q {})",
-                           delayed_detail::to_double<A>(lag_w) / 1024.0, steady_ ? "strictly within +-" : "+-", b + q,
-                           steady_ ? "r_max" : "s_max", b, q); },
-               steady_ ? "Theorem 1 with the tick: |service lag| < r_max + q in a steady stretch"
-                       : "|service lag| <= s_max + q in a stretch of regular ticks, whole-tick slices, zero-lag "
-                         "joins and no slice decrease, renice or yield",
-               finding);
+    this->fail(
+        cpu, this->env_.id_of(se),
+        [&] {
+          return fmt::format("service lag w*(V-v)/1024 = {:.1f} ns; bound {}{} ns ({} {} + q {})",
+                             delayed_detail::to_double<A>(lag_w) / 1024.0, steady_ ? "strictly within +-" : "+-", b + q,
+                             steady_ ? "r_max" : "s_max", b, q);
+        },
+        steady_ ? "Theorem 1 with the tick: |service lag| < r_max + q in a steady stretch"
+                : "|service lag| <= s_max + q in a stretch of regular ticks, whole-tick slices, zero-lag "
+                  "joins and no slice decrease, renice or yield",
+        finding);
   }
 
   bool steady_;

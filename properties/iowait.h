@@ -55,10 +55,13 @@ class IowaitAccounting final : public Property<A, P> {
     const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
     const auto [iowait, acct] = expected(cpu);
     if (rq.nr_iowait != iowait || rq.nr_iowait_acct != acct || rq.nr_iowait < 0 || rq.nr_iowait_acct > rq.nr_iowait)
-      this->fail(cpu, 0,
-                 [&] { return fmt::format("nr_iowait={} nr_iowait_acct={}; completed io sleeps here: {} ({} accounted)",
-                             rq.nr_iowait, rq.nr_iowait_acct, iowait, acct); },
-                 "nr_iowait counts the io sleepers whose block completed on this CPU, until they wake");
+      this->fail(
+          cpu, 0,
+          [&] {
+            return fmt::format("nr_iowait={} nr_iowait_acct={}; completed io sleeps here: {} ({} accounted)",
+                               rq.nr_iowait, rq.nr_iowait_acct, iowait, acct);
+          },
+          "nr_iowait counts the io sleepers whose block completed on this CPU, until they wake");
   }
 
   struct Sleeper {

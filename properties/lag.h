@@ -93,10 +93,13 @@ class PlacementEligible final : public Property<A, P> {
     const bool zero_lag = !this->env_.m.config().feat(model::Feature::PLACE_LAG);
     if (vlag < 0 && !zero_lag) return;
     if (this->env_.facts(cfs).q.eligible(se.vruntime)) return;
-    this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-               [&] { return fmt::format("stored vlag {}, lag after placement V - v = {}", A::to_string(vlag),
-                           A::to_string(lag_detail::lag_now(this->env_.facts(cfs), se))); },
-               "an entity placed with lag >= 0 is eligible right after its placement (left bias, §4.1)");
+    this->fail(
+        cfs.rq_->cpu, this->env_.id_of(se),
+        [&] {
+          return fmt::format("stored vlag {}, lag after placement V - v = {}", A::to_string(vlag),
+                             A::to_string(lag_detail::lag_now(this->env_.facts(cfs), se)));
+        },
+        "an entity placed with lag >= 0 is eligible right after its placement (left bias, §4.1)");
   }
 };
 
@@ -118,11 +121,14 @@ class PlacementPreservesLag final : public Property<A, P> {
     if (cfs.nr_queued < 2 || &se == cfs.curr) return;
     const typename A::value measured = lag_detail::lag_now(this->env_.facts(cfs), se);
     if (lag_detail::placement_lag_ok<A>(measured, vlag)) return;
-    this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-               [&] { return fmt::format("stored vlag l = {}, V' - v = {} after placement, L = {}, w = {} {}", A::to_string(vlag),
-                           A::to_string(measured), lag_detail::others_weight(this->env_.facts(cfs), se),
-                           brute::weight_of(se.load.weight), lag_detail::placement_bound_text<A>()); },
-               "PLACE_LAG placement must give back the stored lag (§6.1 inflation by (L+w)/L)");
+    this->fail(
+        cfs.rq_->cpu, this->env_.id_of(se),
+        [&] {
+          return fmt::format("stored vlag l = {}, V' - v = {} after placement, L = {}, w = {} {}", A::to_string(vlag),
+                             A::to_string(measured), lag_detail::others_weight(this->env_.facts(cfs), se),
+                             brute::weight_of(se.load.weight), lag_detail::placement_bound_text<A>());
+        },
+        "PLACE_LAG placement must give back the stored lag (§6.1 inflation by (L+w)/L)");
   }
 };
 
@@ -149,10 +155,13 @@ class MigrationPreservesLag final : public Property<A, P> {
     const typename A::value limit = lag_detail::lag_limit(se, this->env_.m.config().tick_nsec);
     const typename A::value expected = raw > limit ? limit : (raw < -limit ? -limit : raw);
     if (se.vlag != expected)
-      this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-                 [&] { return fmt::format("stored vlag {}, V - v = {}, limit {}: expected {}", A::to_string(se.vlag),
-                             A::to_string(raw), A::to_string(limit), A::to_string(expected)); },
-                 "a migrating task stores its lag V - v clamped to the §5.3 limit");
+      this->fail(
+          cfs.rq_->cpu, this->env_.id_of(se),
+          [&] {
+            return fmt::format("stored vlag {}, V - v = {}, limit {}: expected {}", A::to_string(se.vlag),
+                               A::to_string(raw), A::to_string(limit), A::to_string(expected));
+          },
+          "a migrating task stores its lag V - v clamped to the §5.3 limit");
     pending_ = true;
     stored_ = se.vlag;
     rel_ = se.deadline - se.vruntime;  // still absolute: made relative after the store (§6.3)
@@ -174,17 +183,23 @@ class MigrationPreservesLag final : public Property<A, P> {
     const int cpu = cfs.rq_->cpu, id = this->env_.id_of(se);
     const typename A::value measured = lag_detail::lag_now(this->env_.facts(cfs), se);
     if (vlag != stored_ || !lag_detail::placement_lag_ok<A>(measured, stored_))
-      this->fail(cpu, id,
-                 [&] { return fmt::format("stored at the source {}, consumed by the placement {}, lag at the destination {} {}",
-                             A::to_string(stored_), A::to_string(vlag), A::to_string(measured),
-                             lag_detail::placement_bound_text<A>()); },
-                 "a migration to a non-empty runqueue keeps the stored (clamped) lag (§11)");
+      this->fail(
+          cpu, id,
+          [&] {
+            return fmt::format("stored at the source {}, consumed by the placement {}, lag at the destination {} {}",
+                               A::to_string(stored_), A::to_string(vlag), A::to_string(measured),
+                               lag_detail::placement_bound_text<A>());
+          },
+          "a migration to a non-empty runqueue keeps the stored (clamped) lag (§11)");
     const typename A::value rel = se.deadline - se.vruntime;
     if (!had_rel || rel != rel_)
-      this->fail(cpu, id,
-                 [&] { return fmt::format("deadline - vruntime {} at the source, {} at the destination (relative: {})",
-                             A::to_string(rel_), A::to_string(rel), had_rel); },
-                 "PLACE_REL_DEADLINE carries the remaining request across a migration (§6.3 step 6, §6.1 step 5)");
+      this->fail(
+          cpu, id,
+          [&] {
+            return fmt::format("deadline - vruntime {} at the source, {} at the destination (relative: {})",
+                               A::to_string(rel_), A::to_string(rel), had_rel);
+          },
+          "PLACE_REL_DEADLINE carries the remaining request across a migration (§6.3 step 6, §6.1 step 5)");
   }
 
   bool seen_ = false, pending_ = false;
@@ -259,13 +274,16 @@ class ReweightPreservesLag final : public Property<A, P> {
     const bool clamped = saved_.stored != saved_.lag;
     const bool v_ok = clamped || (kernel ? (value(others) * dV < v_bound && value(others) * dV > -v_bound) : dV == 0);
     if (service_ok && v_ok) return;
-    this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-               [&] { return fmt::format("w {} -> {}; lag {} (stored {}) -> {}; w*lag {} -> {}; V {} -> {}; L {}",
-                           w_old, w_new, A::to_string(saved_.lag), A::to_string(saved_.stored), A::to_string(lag),
-                           A::to_string(value(w_old) * saved_.stored), A::to_string(value(w_new) * lag),
-                           A::to_string(saved_.V), A::to_string(V), others); },
-               service_ok ? "a renice must leave V where it was (§9: V is invariant under a lag-preserving reweight)"
-                          : "a renice must preserve the service lag w*lag: vlag scales by w_old/w_new (§9)");
+    this->fail(
+        cfs.rq_->cpu, this->env_.id_of(se),
+        [&] {
+          return fmt::format("w {} -> {}; lag {} (stored {}) -> {}; w*lag {} -> {}; V {} -> {}; L {}", w_old, w_new,
+                             A::to_string(saved_.lag), A::to_string(saved_.stored), A::to_string(lag),
+                             A::to_string(value(w_old) * saved_.stored), A::to_string(value(w_new) * lag),
+                             A::to_string(saved_.V), A::to_string(V), others);
+        },
+        service_ok ? "a renice must leave V where it was (§9: V is invariant under a lag-preserving reweight)"
+                   : "a renice must preserve the service lag w*lag: vlag scales by w_old/w_new (§9)");
   }
 
   void check_deadline(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, bool had_rel) {
@@ -276,11 +294,14 @@ class ReweightPreservesLag final : public Property<A, P> {
     const value diff = scaled ? value(rel * W_new - saved_.rel * W_old) : value(rel - saved_.rel);
     const bool ok = had_rel && (scaled && brute::kernel_arith<A> ? (diff < W_new && diff > -W_new) : diff == 0);
     if (ok) return;
-    this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-               [&] { return fmt::format("relative deadline {} -> {} (relative at the placement: {}), weight {} -> {}",
-                           A::to_string(saved_.rel), A::to_string(rel), had_rel, saved_.weight, se.load.weight); },
-               scaled ? "a renice scales the relative deadline by w_old/w_new (§9)"
-                      : "a 6.12 renice restores the relative deadline unscaled (§9 K6.12)");
+    this->fail(
+        cfs.rq_->cpu, this->env_.id_of(se),
+        [&] {
+          return fmt::format("relative deadline {} -> {} (relative at the placement: {}), weight {} -> {}",
+                             A::to_string(saved_.rel), A::to_string(rel), had_rel, saved_.weight, se.load.weight);
+        },
+        scaled ? "a renice scales the relative deadline by w_old/w_new (§9)"
+               : "a 6.12 renice restores the relative deadline unscaled (§9 K6.12)");
   }
 
   Saved saved_;
@@ -300,11 +321,14 @@ class LagClamped final : public Property<A, P> {
                   const typename A::value& /*limit*/, const typename A::value& /*V*/) override {
     const typename A::value limit = lag_detail::lag_limit(se, this->env_.m.config().tick_nsec);
     if (se.vlag <= limit && se.vlag >= -limit) return;
-    this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-               [&] { return fmt::format("stored vlag {}, limit {} (slice {}, weight {}, tick {})", A::to_string(se.vlag),
-                           A::to_string(limit), se.slice, brute::weight_of(se.load.weight),
-                           this->env_.m.config().tick_nsec); },
-               "a stored vlag is clamped to calc_delta_fair(max(2*slice, TICK_NSEC)) (§5.3)");
+    this->fail(
+        cfs.rq_->cpu, this->env_.id_of(se),
+        [&] {
+          return fmt::format("stored vlag {}, limit {} (slice {}, weight {}, tick {})", A::to_string(se.vlag),
+                             A::to_string(limit), se.slice, brute::weight_of(se.load.weight),
+                             this->env_.m.config().tick_nsec);
+        },
+        "a stored vlag is clamped to calc_delta_fair(max(2*slice, TICK_NSEC)) (§5.3)");
   }
 };
 
@@ -331,8 +355,10 @@ class ServiceConservation final : public Property<A, P> {
     for (const Books& b : books_) charged += b.charged;
     for (const auto& t : this->env_.m.tasks()) recount += t.se.sum_exec_runtime;
     if (charged != recount)
-      this->fail(-1, 0, [&] { return fmt::format("sum_exec_runtime over all tasks {}, charged while curr {}", recount, charged); },
-                 "CPU time was charged to a task that was not running");
+      this->fail(
+          -1, 0,
+          [&] { return fmt::format("sum_exec_runtime over all tasks {}, charged while curr {}", recount, charged); },
+          "CPU time was charged to a task that was not running");
   }
 
  private:
@@ -371,10 +397,13 @@ class ServiceConservation final : public Property<A, P> {
     const auto t = static_cast<std::int64_t>(this->env_.now);
     const std::int64_t pending = curr != nullptr ? t - static_cast<std::int64_t>(exec_start) : 0;
     const std::int64_t busy = static_cast<std::int64_t>(b.busy_done) + (b.busy ? t - static_cast<std::int64_t>(b.busy_since) : 0);
-    this->fail(cpu, curr != nullptr ? curr->id : 0,
-               [&] { return fmt::format("charged {} + not yet charged {} = {}, busy {}", b.charged, pending,
-                           static_cast<std::int64_t>(b.charged) + pending, busy); },
-               "the CPU time charged on a CPU plus curr's uncharged run equals the CPU's busy time (§5.1)");
+    this->fail(
+        cpu, curr != nullptr ? curr->id : 0,
+        [&] {
+          return fmt::format("charged {} + not yet charged {} = {}, busy {}", b.charged, pending,
+                             static_cast<std::int64_t>(b.charged) + pending, busy);
+        },
+        "the CPU time charged on a CPU plus curr's uncharged run equals the CPU's busy time (§5.1)");
   }
 
   std::vector<Books> books_;

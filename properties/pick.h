@@ -30,9 +30,10 @@ class LagZeroSum final : public Property<A, P> {
     if (W == 0) return;  // an empty runqueue has no lags
     const bool ok = brute::kernel_arith<A> ? (sum <= 0 && sum > -typename A::value(W)) : sum == 0;
     if (!ok)
-      this->fail(cpu, 0, [&] { return fmt::format("sum of w*lag = {}, W = {}", A::to_string(sum), W); },
-                 brute::kernel_arith<A> ? "with a floored V the weighted lags sum into (-W, 0]"
-                                        : "the weighted lags sum to zero exactly");
+      this->fail(
+          cpu, 0, [&] { return fmt::format("sum of w*lag = {}, W = {}", A::to_string(sum), W); },
+          brute::kernel_arith<A> ? "with a floored V the weighted lags sum into (-W, 0]"
+                                 : "the weighted lags sum to zero exactly");
   }
 };
 
@@ -53,8 +54,9 @@ class PickRules final : public Property<A, P> {
     const auto& cfs = rq.cfs;
     if (rule_ == Rule::nonempty) {
       if (se == nullptr && cfs.nr_queued > 0)
-        this->fail(rq.cpu, 0, [&] { return fmt::format("nr_queued = {}, pick = none", cfs.nr_queued); },
-                   "a pick on a non-empty runqueue returns an entity");
+        this->fail(
+            rq.cpu, 0, [&] { return fmt::format("nr_queued = {}, pick = none", cfs.nr_queued); },
+            "a pick on a non-empty runqueue returns an entity");
       return;
     }
     if (se == nullptr || cfs.nr_queued == 1) return;  // pick_nonempty's, or alone
@@ -62,17 +64,22 @@ class PickRules final : public Property<A, P> {
     const bool eligible = f.q.eligible(se->vruntime);
     if (rule_ == Rule::eligible) {
       if (!eligible)
-        this->fail(rq.cpu, this->env_.id_of(*se), [&] { return lag_text(cfs, *se); }, "the pick is eligible unless it is alone");
+        this->fail(
+            rq.cpu, this->env_.id_of(*se), [&] { return lag_text(cfs, *se); },
+            "the pick is eligible unless it is alone");
       return;
     }
     if (buddy && eligible) return;  // an eligible next buddy wins by design (§7.2)
     if (se == cfs.curr && Forms<P>::pick_keeps(this->env_.m.config(), *se)) return;
     const auto* best = earliest_eligible(cfs, f);
     if (best != nullptr && best != se)
-      this->fail(rq.cpu, this->env_.id_of(*se),
-                 [&] { return fmt::format("picked deadline {}, task {} has {}", A::to_string(se->deadline), this->env_.id_of(*best),
-                             A::to_string(best->deadline)); },
-                 "EEVDF picks the eligible entity with the earliest deadline");
+      this->fail(
+          rq.cpu, this->env_.id_of(*se),
+          [&] {
+            return fmt::format("picked deadline {}, task {} has {}", A::to_string(se->deadline),
+                               this->env_.id_of(*best), A::to_string(best->deadline));
+          },
+          "EEVDF picks the eligible entity with the earliest deadline");
   }
 
   void after_event_on(const trace::Event&, int cpu) override {

@@ -117,9 +117,10 @@ class WakeupPreemptRule final : public Property<A, P> {
     decided_ = preempted;
     decided_task_ = this->env_.id_of(wakee);
     if (preempted != expected_)
-      this->fail(rq.cpu, decided_task_,
-                 [&] { return fmt::format("{}; the check {}", describe(rq.cfs, wakee), preempted ? "preempted" : "did not"); },
-                 "wakeup preemption happens iff the wakee is what EEVDF picks now (§8.2)");
+      this->fail(
+          rq.cpu, decided_task_,
+          [&] { return fmt::format("{}; the check {}", describe(rq.cfs, wakee), preempted ? "preempted" : "did not"); },
+          "wakeup preemption happens iff the wakee is what EEVDF picks now (§8.2)");
   }
 
   void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>&, std::uint64_t, bool, bool resched) override {
@@ -131,10 +132,13 @@ class WakeupPreemptRule final : public Property<A, P> {
 
   void after_event(const trace::Event&) override {
     if (decided_cpu_ >= 0 && picked_ != decided_)
-      this->fail(decided_cpu_, decided_task_,
-                 [&] { return fmt::format("the check {}, a schedule {}", decided_ ? "preempted" : "did not preempt",
-                             picked_ ? "ran" : "did not run"); },
-                 "a wakeup preemption is a reschedule request, and nothing else asked for one (§8.2, §19)");
+      this->fail(
+          decided_cpu_, decided_task_,
+          [&] {
+            return fmt::format("the check {}, a schedule {}", decided_ ? "preempted" : "did not preempt",
+                               picked_ ? "ran" : "did not run");
+          },
+          "a wakeup preemption is a reschedule request, and nothing else asked for one (§8.2, §19)");
     if (renice_.cpu >= 0) check_renice();
   }
 
@@ -150,11 +154,15 @@ class WakeupPreemptRule final : public Property<A, P> {
   void check_renice() {
     const bool expected = charged_resched_ || (renice_.new_nice > renice_.old_nice && renice_.queued > 1);
     if (expected != picked_)
-      this->fail(renice_.cpu, renice_.task,
-                 [&] { return fmt::format("renice of the running task {} -> {} with {} queued; update_curr asked: {}; a schedule {}",
-                             renice_.old_nice, renice_.new_nice, renice_.queued, charged_resched_ ? "yes" : "no",
-                             picked_ ? "ran" : "did not run"); },
-                 "prio_changed_fair reschedules a running task iff its nice rose (§9)");
+      this->fail(
+          renice_.cpu, renice_.task,
+          [&] {
+            return fmt::format(
+                "renice of the running task {} -> {} with {} queued; update_curr asked: {}; a schedule {}",
+                renice_.old_nice, renice_.new_nice, renice_.queued, charged_resched_ ? "yes" : "no",
+                picked_ ? "ran" : "did not run");
+          },
+          "prio_changed_fair reschedules a running task iff its nice rose (§9)");
   }
 
   // What the pick step saw, for the report: read only when it fails.
@@ -200,10 +208,13 @@ class LoneNoResched final : public Property<A, P> {
   void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& curr, std::uint64_t delta, bool renewed,
                bool resched) override {
     if (!resched || protection_brute::count_queued(cfs) != 1) return;
-    this->fail(cfs.rq_->cpu, this->env_.id_of(curr),
-               [&] { return fmt::format("1 queued entity, charged {} ns, deadline renewed: {}, vruntime {}, {}", delta,
-                           renewed ? "yes" : "no", A::to_string(curr.vruntime), Forms<P>::protection_text(curr)); },
-               "a lone entity is never asked to reschedule (update_curr returns when nr_queued == 1)");
+    this->fail(
+        cfs.rq_->cpu, this->env_.id_of(curr),
+        [&] {
+          return fmt::format("1 queued entity, charged {} ns, deadline renewed: {}, vruntime {}, {}", delta,
+                             renewed ? "yes" : "no", A::to_string(curr.vruntime), Forms<P>::protection_text(curr));
+        },
+        "a lone entity is never asked to reschedule (update_curr returns when nr_queued == 1)");
   }
 };
 
@@ -264,9 +275,13 @@ class SliceSane final : public Property<A, P> {
     const std::string why = se.slice == 0 || se.slice == ~std::uint64_t{0} ? "a slice is never 0 or U64_MAX"
                             : se.custom_slice ? "a custom slice is clamped to [0.1 ms, 100 ms] (§2)"
                                               : fmt::format("a default slice equals the scaled base slice after {} (§2)", refreshed);
-    this->fail(cpu, this->env_.id_of(se),
-               [&] { return fmt::format("slice {} ns, custom: {}, base slice {} ns", se.slice, se.custom_slice ? "yes" : "no", base); },
-               why);
+    this->fail(
+        cpu, this->env_.id_of(se),
+        [&] {
+          return fmt::format("slice {} ns, custom: {}, base slice {} ns", se.slice, se.custom_slice ? "yes" : "no",
+                             base);
+        },
+        why);
   }
 };
 
@@ -283,10 +298,13 @@ class MinSliceExact final : public Property<A, P> {
     if (!this->env_.m.config().feat(model::Feature::RUN_TO_PARITY)) return;
     const std::uint64_t truth = this->env_.facts(cfs).min_slice_except(&se);
     if (truth != min_slice)
-      this->fail(cfs.rq_->cpu, this->env_.id_of(se),
-                 [&] { return fmt::format("min slice used {} ns, true minimum of the {} other queued entities {} ns", min_slice,
-                             protection_brute::count_queued(cfs), truth); },
-                 "slice protection uses the shortest slice queued beside the pick");
+      this->fail(
+          cfs.rq_->cpu, this->env_.id_of(se),
+          [&] {
+            return fmt::format("min slice used {} ns, true minimum of the {} other queued entities {} ns", min_slice,
+                               protection_brute::count_queued(cfs), truth);
+          },
+          "slice protection uses the shortest slice queued beside the pick");
   }
 };
 
@@ -357,12 +375,16 @@ class SliceProtection final : public Property<A, P> {
       const bool expired = !(curr.vruntime < st.deadline);
       const bool unprotected = !(curr.vruntime < st.vprot);
       if (resched != (expired || unprotected))
-        this->fail(cfs.rq_->cpu, this->env_.id_of(curr),
-                   [&] { return fmt::format("{} queued, charged {} ns: vruntime {}, deadline before the charge {}, vprot* {} ({}), "
-                               "model vprot {}; rescheduled: {}",
-                               queued, delta, A::to_string(curr.vruntime), A::to_string(st.deadline),
-                               A::to_string(st.vprot), origin(st), A::to_string(curr.vprot), resched ? "yes" : "no"); },
-                   "update_curr asks to reschedule iff the deadline or the end of slice protection is reached");
+        this->fail(
+            cfs.rq_->cpu, this->env_.id_of(curr),
+            [&] {
+              return fmt::format(
+                  "{} queued, charged {} ns: vruntime {}, deadline before the charge {}, vprot* {} ({}), "
+                  "model vprot {}; rescheduled: {}",
+                  queued, delta, A::to_string(curr.vruntime), A::to_string(st.deadline), A::to_string(st.vprot),
+                  origin(st), A::to_string(curr.vprot), resched ? "yes" : "no");
+            },
+            "update_curr asks to reschedule iff the deadline or the end of slice protection is reached");
     }
     st.deadline = curr.deadline;
   }

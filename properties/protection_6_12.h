@@ -58,14 +58,18 @@ class SliceProtection612 final : public Property<A, P> {
       const bool eligible = this->env_.facts(cfs).q.eligible(curr.vruntime);
       const bool short_ = this->env_.m.config().feat(model::Feature::PREEMPT_SHORT) && !protected_now && !eligible;
       if (resched != (expired || short_))
-        this->fail(cfs.rq_->cpu, this->env_.id_of(curr),
-                   [&] { return fmt::format("{} queued, charged {} ns: vruntime {}, deadline before the charge {}, now {}; "
-                               "protected* {} ({}), eligible {}; rescheduled: {}",
-                               protection_brute::count_queued(cfs), delta, A::to_string(curr.vruntime),
-                               A::to_string(st.deadline), A::to_string(curr.deadline), protected_now ? "yes" : "no",
-                               origin(st, curr), eligible ? "yes" : "no", resched ? "yes" : "no"); },
-                   "6.12 update_curr asks to reschedule iff the deadline is reached or curr is unprotected and "
-                   "ineligible with PREEMPT_SHORT (did_preempt_short, §5.1 K6.12)");
+        this->fail(
+            cfs.rq_->cpu, this->env_.id_of(curr),
+            [&] {
+              return fmt::format(
+                  "{} queued, charged {} ns: vruntime {}, deadline before the charge {}, now {}; "
+                  "protected* {} ({}), eligible {}; rescheduled: {}",
+                  protection_brute::count_queued(cfs), delta, A::to_string(curr.vruntime), A::to_string(st.deadline),
+                  A::to_string(curr.deadline), protected_now ? "yes" : "no", origin(st, curr), eligible ? "yes" : "no",
+                  resched ? "yes" : "no");
+            },
+            "6.12 update_curr asks to reschedule iff the deadline is reached or curr is unprotected and "
+            "ineligible with PREEMPT_SHORT (did_preempt_short, §5.1 K6.12)");
     }
     st.deadline = curr.deadline;
   }
