@@ -505,13 +505,13 @@ class LagTable {
 //   - yield: the yielder's vruntime jumps to its deadline without service (§12),
 //     and a light yielder's far deadline moves V enough to lift a heavy waiting
 //     task to +5.06 ms (bound 4 ms, three tasks, 3 ms slices).
-template <class A, class P = model::profile_6_18>
+template <class A, class P, bool Steady>
 class LagBound final : public Property<A, P> {
  public:
   using value = typename A::value;
-  LagBound(Env<A, P>& env, bool steady, std::shared_ptr<delayed_detail::LagTable<A>> lags)
-      : Property<A, P>(env), steady_(steady), lags_(std::move(lags)) {}
-  std::string_view name() const override { return steady_ ? "lag_bound_steady" : "lag_bound"; }
+  LagBound(Env<A, P>& env, std::shared_ptr<delayed_detail::LagTable<A>> lags)
+      : Property<A, P>(env), lags_(std::move(lags)) {}
+  std::string_view name() const override { return kSteady ? "lag_bound_steady" : "lag_bound"; }
 
   void before_event(const trace::Event&) override { lag_joins_.clear(); }
 
@@ -579,14 +579,14 @@ class LagBound final : public Property<A, P> {
     if (s.timed && this->env_.now - s.last_tick_ns > this->env_.m.config().tick_nsec) s.qualifying = false;
     if (e.verb == trace::Verb::yield) s.qualifying = false;  // §12: vruntime jumps to the deadline
     if (take_changed(cpu) && compare_members(s, cpu, e)) s.qualifying = false;
-    if (s.count == 0 || (!steady_ && s.count == 1 && fresh_lone(s.some_task))) {
+    if (s.count == 0 || (!kSteady && s.count == 1 && fresh_lone(s.some_task))) {
       s.qualifying = true;
       s.slices_held = true;
       s.s_max = 0;
       if (s.marks_stale) mark_members(s, cpu);
     }
     s.s_max = std::max(s.s_max, s.r_max);
-    const bool timed = steady_ ? rq.curr != nullptr : s.count >= 2;
+    const bool timed = kSteady ? rq.curr != nullptr : s.count >= 2;
     const bool tick = e.verb == trace::Verb::tick && (e.all_cpus || (e.cpu && *e.cpu == cpu));
     if (tick || (timed && !s.timed)) s.last_tick_ns = this->env_.now;
     s.timed = timed;
@@ -622,7 +622,7 @@ class LagBound final : public Property<A, P> {
       return seen.cpu == cpu && seen.generation == s.generation;
     };
     const std::uint64_t q = this->env_.m.config().tick_nsec;
-    bool breaks = (named >= 0 && was_member(named)) || (steady_ && f.delayed != 0);
+    bool breaks = (named >= 0 && was_member(named)) || (kSteady && f.delayed != 0);
     std::size_t kept = 0;
     s.r_max = 0;
     s.slices_fit = true;
@@ -638,8 +638,8 @@ class LagBound final : public Property<A, P> {
       seen = {cpu, next, slice};
       if (before.cpu == cpu && before.generation == s.generation) {
         ++kept;
-        breaks = breaks || (!steady_ && slice < before.slice);
-      } else if (steady_) {
+        breaks = breaks || (!kSteady && slice < before.slice);
+      } else if (kSteady) {
         breaks = breaks || task != forked;
       } else {
         breaks = breaks || std::find(lag_joins_.begin(), lag_joins_.end(), task) != lag_joins_.end();
@@ -649,7 +649,7 @@ class LagBound final : public Property<A, P> {
       s.slices_fit = s.slices_fit && fits_tick(slice, q);
       s.some_task = task;
     }
-    breaks = breaks || (steady_ && kept < s.count);  // a leave
+    breaks = breaks || (kSteady && kept < s.count);  // a leave
     s.generation = next;
     s.count = f.members.size();
     return breaks;
@@ -688,7 +688,7 @@ class LagBound final : public Property<A, P> {
     if (slice != fit_slice_ || q != fit_q_) {
       fit_slice_ = slice;
       fit_q_ = q;
-      fits_ = slice >= q && (steady_ || slice % q == 0);
+      fits_ = slice >= q && (kSteady || slice % q == 0);
     }
     return fits_;
   }
@@ -701,7 +701,7 @@ class LagBound final : public Property<A, P> {
     }
     if (s.count < 2) return;  // a lone entity has lag 0
     const std::uint64_t q = this->env_.m.config().tick_nsec;
-    const std::uint64_t b = steady_ ? s.r_max : s.s_max;
+    const std::uint64_t b = kSteady ? s.r_max : s.s_max;
     // The slice hypothesis must have held at every check of the stretch: a request
     // shorter than the tick overruns to the tick, so each such task can push the
     // others up to a tick further, without a bound in the slices (a heavy task
@@ -713,7 +713,7 @@ class LagBound final : public Property<A, P> {
     if (worst < 0) return;  // no entity the bound covers
     const value limit = value(1024) * value(b + q);  // the bound, times 1024
     if (pass_fail) {
-      if (steady_ ? worst >= limit : worst > limit) report_over(cpu, b, q, limit);
+      if (kSteady ? worst >= limit : worst > limit) report_over(cpu, b, q, limit);
       return;
     }
     const delayed_detail::Ratio<A> r{worst, limit};
@@ -728,7 +728,7 @@ class LagBound final : public Property<A, P> {
     if constexpr (brute::kernel_arith<A>) {
       const QueueFacts<A>& facts = this->env_.facts(cpu);
       const value V = facts.avg_vruntime();
-      const bool skip_delayed = !steady_;
+      const bool skip_delayed = !kSteady;
       for (const auto& member : facts.members) {
         if (skip_delayed && member.delayed) continue;
         const value magnitude = QueueFacts<A>::magnitude_times(V - member.vruntime, member.weight());
@@ -736,7 +736,7 @@ class LagBound final : public Property<A, P> {
       }
     } else {
       for (const auto& row : lags_->rows(this->env_, cpu))
-        if ((steady_ || !row.delayed) && row.magnitude > worst) worst = row.magnitude;
+        if ((kSteady || !row.delayed) && row.magnitude > worst) worst = row.magnitude;
     }
     return worst;
   }
@@ -744,8 +744,8 @@ class LagBound final : public Property<A, P> {
   // Reports each covered entity beyond the bound (rare: the walk again, per entity).
   [[gnu::cold]] void report_over(int cpu, std::uint64_t b, std::uint64_t q, const value& limit) {
     for_each_lag(cpu, [&](const model::sched_entity<A>& se, const value& magnitude, bool delayed) {
-      if (!steady_ && delayed) return;
-      if (steady_ ? magnitude >= limit : magnitude > limit)
+      if (!kSteady && delayed) return;
+      if (kSteady ? magnitude >= limit : magnitude > limit)
         report(cpu, se, b, q, off_tick_grid(b, q, magnitude) ? kOffTickGrid : std::string_view{});
     });
   }
@@ -785,16 +785,16 @@ class LagBound final : public Property<A, P> {
         cpu, this->env_.id_of(se),
         [&] {
           return fmt::format("service lag w*(V-v)/1024 = {:.1f} ns; bound {}{} ns ({} {} + q {})",
-                             delayed_detail::to_double<A>(lag_w) / 1024.0, steady_ ? "strictly within +-" : "+-", b + q,
-                             steady_ ? "r_max" : "s_max", b, q);
+                             delayed_detail::to_double<A>(lag_w) / 1024.0, kSteady ? "strictly within +-" : "+-", b + q,
+                             kSteady ? "r_max" : "s_max", b, q);
         },
-        steady_ ? "Theorem 1 with the tick: |service lag| < r_max + q in a steady stretch"
+        kSteady ? "Theorem 1 with the tick: |service lag| < r_max + q in a steady stretch"
                 : "|service lag| <= s_max + q in a stretch of regular ticks, whole-tick slices, zero-lag "
                   "joins and no slice decrease, renice or yield",
         finding);
   }
 
-  bool steady_;
+  static constexpr bool kSteady = Steady;  // lag_bound_steady, else lag_bound
   std::shared_ptr<delayed_detail::LagTable<A>> lags_;
   void mark_changed(int cpu) {
     const auto c = static_cast<std::size_t>(cpu);
@@ -825,9 +825,11 @@ void register_delayed(Table<A, P>& table) {
   // One table of lags per run, shared by the two bounds (a table is built per run).
   auto lags = std::make_shared<delayed_detail::LagTable<A>>();
   table.push_back({"lag_bound_steady", [lags](Env<A, P>& env) {
-                     return make_property<LagBound<A, P>>(env, true, lags);
+                     return make_property<LagBound<A, P, true>>(env, lags);
                    }});
-  table.push_back({"lag_bound", [lags](Env<A, P>& env) { return make_property<LagBound<A, P>>(env, false, lags); }});
+  table.push_back({"lag_bound", [lags](Env<A, P>& env) {
+                     return make_property<LagBound<A, P, false>>(env, lags);
+                   }});
 }
 
 }  // namespace eevdf::properties

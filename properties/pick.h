@@ -37,22 +37,25 @@ class LagZeroSum final : public Property<A, P> {
   }
 };
 
+// Which of the pick properties a PickRules checks.
+enum class PickRule { nonempty, eligible, earliest };
+
 // The schedule path's pick: on a non-empty queue it returns an entity, eligible
 // unless alone, with the earliest deadline among the eligible (ties: insertion
 // order; a tie with curr goes to the tree entity), unless it is a protected curr or
-// an eligible next buddy; after the pick, curr is not delayed.
-template <class A, class P = model::profile_6_18>
+// an eligible next buddy; after the pick, curr is not delayed. One class per rule,
+// so that each is its own check (pick_nonempty, pick_eligible, pick_earliest_deadline).
+template <class A, class P, PickRule R>
 class PickRules final : public Property<A, P> {
  public:
-  PickRules(Env<A, P>& env, std::string_view which)
-      : Property<A, P>(env),
-        which_(which),
-        rule_(which == "pick_nonempty" ? Rule::nonempty : which == "pick_eligible" ? Rule::eligible : Rule::earliest) {}
-  std::string_view name() const override { return which_; }
+  using Property<A, P>::Property;
+  std::string_view name() const override {
+    return R == PickRule::nonempty ? "pick_nonempty" : R == PickRule::eligible ? "pick_eligible" : "pick_earliest_deadline";
+  }
 
   void picked(const model::rq<A>& rq, const model::sched_entity<A>* se, bool buddy) override {
     const auto& cfs = rq.cfs;
-    if (rule_ == Rule::nonempty) {
+    if constexpr (R == PickRule::nonempty) {
       if (se == nullptr && cfs.nr_queued > 0)
         this->fail(
             rq.cpu, 0, [&] { return fmt::format("nr_queued = {}, pick = none", cfs.nr_queued); },
@@ -62,7 +65,7 @@ class PickRules final : public Property<A, P> {
     if (se == nullptr || cfs.nr_queued == 1) return;  // pick_nonempty's, or alone
     const QueueFacts<A>& f = this->env_.facts(cfs);
     const bool eligible = f.q.eligible(se->vruntime);
-    if (rule_ == Rule::eligible) {
+    if constexpr (R == PickRule::eligible) {
       if (!eligible)
         this->fail(
             rq.cpu, this->env_.id_of(*se), [&] { return lag_text(cfs, *se); },
@@ -83,10 +86,11 @@ class PickRules final : public Property<A, P> {
   }
 
   void after_event_on(const trace::Event&, int cpu) override {
-    if (rule_ != Rule::nonempty) return;
-    const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
-    if (rq.curr != nullptr && rq.curr->se.sched_delayed)
-      this->fail(cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
+    if constexpr (R == PickRule::nonempty) {
+      const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
+      if (rq.curr != nullptr && rq.curr->se.sched_delayed)
+        this->fail(cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
+    }
   }
 
  private:
@@ -114,9 +118,6 @@ class PickRules final : public Property<A, P> {
     return fmt::format("lag = V - v = {}", A::to_string(this->env_.facts(cfs).avg_vruntime() - se.vruntime));
   }
 
-  enum class Rule { nonempty, eligible, earliest };
-  std::string_view which_;
-  Rule rule_;
 };
 
 // §10: a delayed entity never becomes curr and never becomes the next buddy.

@@ -23,11 +23,6 @@
 namespace eevdf::properties {
 namespace {
 
-template <class A, class P>
-Factory<A, P> pick_rule(std::string_view which) {
-  return [which](Env<A, P>& env) { return make_property<PickRules<A, P>>(env, which); };
-}
-
 // The checks of profile P: each class instantiated for it (its 6.12 form through
 // Forms<P>), and the profile's own slice protection (register_protection).
 template <class A, class P>
@@ -38,9 +33,9 @@ Table<A, P> factories() {
       {"task_conservation", plain<A, P, TaskConservation<A, P>>()},
       {"no_overflow", plain<A, P, NoOverflow<A, P>>()},
       {"lag_zero_sum", plain<A, P, LagZeroSum<A, P>>()},
-      {"pick_eligible", pick_rule<A, P>("pick_eligible")},
-      {"pick_earliest_deadline", pick_rule<A, P>("pick_earliest_deadline")},
-      {"pick_nonempty", pick_rule<A, P>("pick_nonempty")},
+      {"pick_eligible", plain<A, P, PickRules<A, P, PickRule::eligible>>()},
+      {"pick_earliest_deadline", plain<A, P, PickRules<A, P, PickRule::earliest>>()},
+      {"pick_nonempty", plain<A, P, PickRules<A, P, PickRule::nonempty>>()},
       {"delayed_never_runs", plain<A, P, DelayedNeverRuns<A, P>>()},
       {"iowait_accounting", plain<A, P, IowaitAccounting<A, P>>()},
       {"iowait_visibility", plain<A, P, IowaitVisibility<A, P>>()},

@@ -90,7 +90,7 @@ TEST_CASE("a property's hook mask names exactly the hooks it overrides", "[hooks
   using eevdf::properties::hook_bit;
   using eevdf::properties::hooks_of;
   using P18 = eevdf::model::profile_6_18;
-  constexpr auto pick_rules = hooks_of<eevdf::properties::PickRules<K, P18>, K, P18>();
+  constexpr auto pick_rules = hooks_of<eevdf::properties::PickRules<K, P18, eevdf::properties::PickRule::nonempty>, K, P18>();
   static_assert(pick_rules == (hook_bit(Hook::picked) | hook_bit(Hook::after_event_on)));
   constexpr auto never_runs = hooks_of<eevdf::properties::DelayedNeverRuns<K, P18>, K, P18>();
   static_assert(never_runs == (hook_bit(Hook::set_next) | hook_bit(Hook::buddy_set)));
