@@ -24,6 +24,9 @@ class Checker final : public model::Observer<A> {
       if ((p->hooks() & (std::uint32_t{1} << h)) != 0) by_hook_[h].push_back(p.get());
     properties_.push_back(std::move(p));
   }
+  // Keeps `p` for its name and measure without calling it: another property calls
+  // its hooks (the registry's PropertySet).
+  void own(std::unique_ptr<Property<A, P>> p) { properties_.push_back(std::move(p)); }
   bool empty() const { return properties_.empty(); }
   const Env<A, P>& env() const { return env_; }
 

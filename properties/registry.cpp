@@ -17,6 +17,7 @@
 #include "properties/lag.h"
 #include "properties/pick.h"
 #include "properties/protection.h"
+#include "properties/property_set.h"
 #include "properties/protection_6_12.h"
 #include "properties/registry_table.h"
 
@@ -45,6 +46,32 @@ Table<A, P> factories() {
   register_delayed(table);
   return table;
 }
+
+// Every registered class in the order factories() registers it, the profile's own
+// slice protection in its place: the PropertySet that calls the selected checks.
+// A class registered without a place here fails add_properties' assertion.
+template <class A, class P, class... Protection>
+using SetWith = PropertySet<A, P, SumsConsistent<A, P>, CountersConsistent<A, P>, TaskConservation<A, P>,
+                            NoOverflow<A, P>, LagZeroSum<A, P>, PickRules<A, P, PickRule::eligible>,
+                            PickRules<A, P, PickRule::earliest>, PickRules<A, P, PickRule::nonempty>,
+                            DelayedNeverRuns<A, P>,
+                            IowaitAccounting<A, P>, IowaitVisibility<A, P>, PlacementEligible<A, P>,
+                            PlacementPreservesLag<A, P>, MigrationPreservesLag<A, P>, ReweightPreservesLag<A, P>,
+                            LagClamped<A, P>, ServiceConservation<A, P>, WakeupPreemptRule<A, P>,
+                            LoneNoResched<A, P>, SliceSane<A, P>, Protection..., DelayedEntry<A, P>,
+                            DelayedFrozen<A, P>, DelayedCompletion<A, P>, LagBound<A, P, true>,
+                            LagBound<A, P, false>>;
+template <class A, class P>
+struct RegisteredSet;
+template <class A>
+struct RegisteredSet<A, model::profile_6_18> {
+  using type = SetWith<A, model::profile_6_18, MinSliceExact<A, model::profile_6_18>,
+                       SliceProtection<A, model::profile_6_18>>;
+};
+template <class A>
+struct RegisteredSet<A, model::profile_6_12> {
+  using type = SetWith<A, model::profile_6_12, SliceProtection612<A, model::profile_6_12>>;
+};
 
 bool selected(std::string_view name, const Selection& s) {
   const auto has = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), name) != v.end(); };
@@ -91,11 +118,17 @@ bool runs_in(const PropertyInfo& p, bool kernel_arithmetic) {
 template <class A, class P>
 void add_properties(Checker<A, P>& checker, Env<A, P>& env, const Selection& selection) {
   const bool kernel = brute::kernel_arith<A>;
+  auto set = std::make_unique<typename RegisteredSet<A, P>::type>(env);
   for (auto& [name, make] : factories<A, P>()) {
     const PropertyInfo* info = find_property(name);
     EEVDF_ASSERT(info != nullptr && applies_to(*info, P::name), "a registered check is catalogued for its profile");
-    if (runs_in(*info, kernel) && selected(name, selection)) checker.add(make(env));
+    if (!runs_in(*info, kernel) || !selected(name, selection)) continue;
+    auto p = make(env);
+    const bool adopted = set->adopt(p.get());
+    EEVDF_ASSERT(adopted, "a registered property class has no place in RegisteredSet (registry.cpp)");
+    checker.own(std::move(p));
   }
+  if (!set->empty()) checker.add(std::move(set));
 }
 
 std::string not_applicable(std::string_view name, std::string_view profile) {
