@@ -709,9 +709,10 @@ class LagBound final : public Property<A, P> {
     // lags built while it did not hold outlast a later, larger slice.
     if (!s.slices_fit) s.slices_held = false;
     const bool pass_fail = s.qualifying && s.slices_held;
+    const value limit = value(1024) * value(b + q);  // the bound, times 1024
+    if (settled_without_walk(cpu, pass_fail, limit)) return;
     const value worst = largest_lag(cpu);
     if (worst < 0) return;  // no entity the bound covers
-    const value limit = value(1024) * value(b + q);  // the bound, times 1024
     if (pass_fail) {
       if (kSteady ? worst >= limit : worst > limit) report_over(cpu, b, q, limit);
       return;
@@ -720,25 +721,85 @@ class LagBound final : public Property<A, P> {
     if (r.greater_than(worst_)) worst_ = r;
   }
 
+  // Whether the check's outcome is known without the walk of largest_lag (kernel
+  // arithmetic): while the tree is the one of the last walk, each covered tree
+  // entity's |w*(V - v)| is at most that walk's largest plus w_max * |V - V_then|, and
+  // curr's is computed. Below the bound (pass/fail) or the largest ratio seen
+  // (measure), the walk could neither report nor raise the measure. Half the visits
+  // find the tree unchanged, most of them a `tick all`'s, where only curr moved.
+  bool settled_without_walk(int cpu, bool pass_fail, const value& limit) {
+    if constexpr (brute::kernel_arith<A>) {
+      const auto c = static_cast<std::size_t>(cpu);
+      if (c >= walks_.size() || !walks_[c].valid) return false;
+      const LastWalk& last = walks_[c];
+      const QueueFacts<A>& facts = this->env_.facts(cpu);
+      if (last.tree_version != facts.tree_version) return false;
+      const value V = facts.avg_vruntime();
+      const value moved = V - last.V;
+      if (!model::KernelArith::fits_s64(moved)) return false;
+      value bound = -1;
+      if (last.tree_worst >= 0) bound = last.tree_worst + QueueFacts<A>::magnitude_times(moved, last.tree_w_max);
+      if (!facts.members.empty() && !facts.members.back().in_tree)
+        bound = std::max(bound, covered_lag(facts.members.back(), V));
+#ifdef EEVDF_VALIDATE_CACHES
+      EEVDF_ASSERT(bound >= walk_lags(facts).worst, "lag_bound's bound without a walk is below the walk's largest");
+#endif
+      if (bound < 0) return true;  // no entity the bound covers
+      if (pass_fail) return kSteady ? bound < limit : bound <= limit;
+      return !delayed_detail::Ratio<A>{bound, limit}.greater_than(worst_);
+    } else {
+      return false;
+    }
+  }
+
   // The largest |w*(V - v)| over the entities the bound covers (lag_bound: not the
-  // delayed); -1 when it covers none. The kernel arithmetic's is a plain loop over
-  // the shared recount: the checker's hottest.
+  // delayed); -1 when it covers none. In the kernel arithmetic a plain loop over the
+  // shared recount, the checker's hottest, which leaves what settled_without_walk
+  // needs.
   value largest_lag(int cpu) {
     value worst = -1;
     if constexpr (brute::kernel_arith<A>) {
       const QueueFacts<A>& facts = this->env_.facts(cpu);
-      const value V = facts.avg_vruntime();
-      const bool skip_delayed = !kSteady;
-      for (const auto& member : facts.members) {
-        if (skip_delayed && member.delayed) continue;
-        const value magnitude = QueueFacts<A>::magnitude_times(V - member.vruntime, member.weight());
-        if (magnitude > worst) worst = magnitude;
-      }
+      const Walk w = walk_lags(facts);
+      const auto c = static_cast<std::size_t>(cpu);
+      if (walks_.size() <= c) walks_.resize(c + 1);
+      walks_[c] = {true, facts.tree_version, w.V, w.tree_worst, w.tree_w_max};
+      worst = w.worst;
     } else {
       for (const auto& row : lags_->rows(this->env_, cpu))
         if ((kSteady || !row.delayed) && row.magnitude > worst) worst = row.magnitude;
     }
     return worst;
+  }
+  struct Walk {
+    value V{};
+    value worst = -1;       // over the covered entities of Q
+    value tree_worst = -1;  // over the covered tree entities
+    std::uint64_t tree_w_max = 0;
+  };
+  Walk walk_lags(const QueueFacts<A>& facts) const {
+    Walk w;
+    const auto& members = facts.members;
+    w.V = facts.avg_vruntime();
+    // The tree first: curr, if counted, is the last member.
+    const bool curr_counted = !members.empty() && !members.back().in_tree;
+    const auto tree_end = members.end() - (curr_counted ? 1 : 0);
+    for (auto it = members.begin(); it != tree_end; ++it) {
+      if (!kSteady && it->delayed) continue;
+      const std::uint64_t weight = it->weight();
+      const value magnitude = QueueFacts<A>::magnitude_times(w.V - it->vruntime, weight);
+      if (magnitude > w.tree_worst) w.tree_worst = magnitude;
+      w.tree_w_max = std::max(w.tree_w_max, weight);
+    }
+    w.worst = w.tree_worst;
+    if (curr_counted) w.worst = std::max(w.worst, covered_lag(members.back(), w.V));
+    return w;
+  }
+  // |w*(V - v)| of one member, or -1 when the bound does not cover it (lag_bound: a
+  // delayed entity).
+  value covered_lag(const typename QueueFacts<A>::Member& member, const value& V) const {
+    if (!kSteady && member.delayed) return -1;
+    return QueueFacts<A>::magnitude_times(V - member.vruntime, member.weight());
   }
 
   // Reports each covered entity beyond the bound (rare: the walk again, per entity).
@@ -808,6 +869,17 @@ class LagBound final : public Property<A, P> {
     return true;
   }
 
+  // Per CPU, the last walk of largest_lag (kernel arithmetic): the recount's
+  // tree_version, V, the largest |w*(V - v)| over the covered tree entities (-1: none)
+  // and their largest weight.
+  struct LastWalk {
+    bool valid = false;
+    std::uint64_t tree_version = 0;
+    value V{};
+    value tree_worst{};
+    std::uint64_t tree_w_max = 0;
+  };
+  std::vector<LastWalk> walks_;
   std::uint64_t fit_slice_ = 0, fit_q_ = 0;  // fits_tick's last question (q = 0: none yet)
   bool fits_ = false;
   std::vector<char> changed_;        // per CPU: its queue may have changed in this event

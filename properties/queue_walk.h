@@ -111,12 +111,17 @@ struct QueueFacts {
   // Tree members whose entity is also the counted curr: put_prev_entity returns prev
   // to the tree before it clears curr (§7.3), and a patch may land between the two.
   unsigned curr_twice = 0;
+  // Advances whenever a tree member is counted in, counted out or read again (and at
+  // a recount), never goes back: while it stays, the tree members and their values
+  // are those of before (v0 may have moved). Not a count: same_as ignores it.
+  std::uint64_t tree_version = 0;
 
   // One pass over the tree, then curr: everything the checks recount.
   // Flattened: the hot loop of the checker; the compiler otherwise inlines the
   // walk differently as more instantiations share it.
   [[gnu::flatten]] void recount(const model::cfs_rq<A>& cfs) {
     clear(cfs.min_vruntime);
+    ++tree_version;
     for (const auto* se : cfs.timeline) insert(members.size(), *se, true);
     if (cfs.curr != nullptr && cfs.curr->on_rq) insert(members.size(), *cfs.curr, false);
   }
@@ -289,7 +294,10 @@ struct QueueFacts {
   // Counts `se` in at position `at`: its values are read once, into its member.
   void insert(std::size_t at, const entity& se, bool in_tree) {
     const Member m = read(se, in_tree);
-    if (in_tree && counts_curr(se)) ++curr_twice;
+    if (in_tree) {
+      ++tree_version;
+      if (counts_curr(se)) ++curr_twice;
+    }
     if (at == members.size()) {
       members.push_back(m);
     } else {
@@ -316,8 +324,9 @@ struct QueueFacts {
     const Member m = members[i];
     if (!m.in_tree) {
       curr_twice = 0;
-    } else if (counts_curr(*m.se)) {
-      --curr_twice;
+    } else {
+      ++tree_version;
+      if (counts_curr(*m.se)) --curr_twice;
     }
     count(m, -1);
     members.erase(members.begin() + static_cast<std::ptrdiff_t>(i));
@@ -327,6 +336,7 @@ struct QueueFacts {
   void reread(std::size_t i) {
     const Member old = members[i];
     const entity& se = *old.se;
+    if (old.in_tree) ++tree_version;
     if (se.load.weight == old.full_weight && se.slice == old.slice && se.custom_slice == old.custom_slice &&
         se.sched_delayed == old.delayed) {  // at most vruntime moved (update_curr, the common case)
       const value shift = times_weight<A>(se.vruntime - old.vruntime, old.weight());

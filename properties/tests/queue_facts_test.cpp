@@ -93,6 +93,53 @@ TEST_CASE("a patched recount equals a recount of the moved queue", "[properties]
   CHECK_FALSE(wrong.same_as(recounted()));
 }
 
+// QueueFacts::tree_version, the key of lag_bound's walk-free check: it advances at
+// every change of the tree's members (a recount, a move in or out of the tree, a
+// value patch of a tree entity) and at nothing else (curr's charge, v0, curr's moves).
+TEST_CASE("a recount's tree_version advances exactly when the tree may have changed", "[properties][facts]") {
+  using eevdf::model::queue_move;
+  using eevdf::properties::QueueFacts;
+  CopiedQueue copy;
+  auto& cfs = copy.cfs;
+  auto* curr = copy.curr;
+  QueueFacts<K> facts;
+  facts.recount(cfs);
+  std::uint64_t version = facts.tree_version;
+  const auto advanced = [&] {
+    const bool moved = facts.tree_version > version;
+    version = facts.tree_version;
+    return moved;
+  };
+  curr->vruntime += 500000;  // update_curr
+  facts.patch(cfs, curr);
+  CHECK_FALSE(advanced());
+  cfs.min_vruntime += 100000;  // v0
+  facts.patch(cfs, nullptr);
+  CHECK_FALSE(advanced());
+  auto* first = *cfs.timeline.begin();  // a tree entity's value
+  first->sched_delayed = true;
+  facts.patch(cfs, first);
+  CHECK(advanced());
+  cfs.timeline.insert(curr);  // put_prev_entity: into the tree, then no curr
+  facts.patch(*curr, queue_move::into_tree);
+  CHECK(advanced());
+  cfs.curr = nullptr;
+  facts.patch(*curr, queue_move::left_curr);
+  CHECK_FALSE(advanced());
+  cfs.timeline.erase(first);  // set_next_entity: out of the tree, then curr
+  facts.patch(*first, queue_move::out_of_tree);
+  CHECK(advanced());
+  cfs.curr = first;
+  facts.patch(*first, queue_move::became_curr);
+  CHECK_FALSE(advanced());
+  facts.recount(cfs);
+  CHECK(advanced());
+  QueueFacts<K> fresh;  // an epoch, not a count: same_as ignores it
+  fresh.recount(cfs);
+  CHECK(fresh.tree_version != facts.tree_version);
+  CHECK(facts.same_as(fresh));
+}
+
 // The value patches (QueueFacts::patch(cfs, se), model::Observer::queue_changed):
 // update_curr's charge of curr, v0 moving forward, a tree entity becoming delayed,
 // a renice of a queued entity, curr leaving Q (on_rq cleared) and coming back. The
