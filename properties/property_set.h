@@ -1,9 +1,10 @@
 // The registered property classes behind one Property: each hook reaches every
 // adopted property of the classes that override it with a direct call instead of a
-// virtual one per property (the classes are final), and at the event boundaries the
-// checks of one CPU are compiled into one function (INVARIANTS.md: a checked replay
-// costs at most 3x a plain one). Each property stays its own check with its own
-// state; the set only calls them, in the order of its classes (the registry's).
+// virtual one per property (the classes are final), and at the event boundaries and
+// the frequent hooks the checks are compiled into one body (INVARIANTS.md: a
+// checked replay costs at most 3x a plain one). Each property stays its own check
+// with its own state; the set only calls them, in the order of its classes (the
+// registry's).
 #pragma once
 
 #include <cstddef>  // class indices
@@ -45,17 +46,20 @@ class PropertySet final : public Property<A, P> {
   void finish() override {
     each<Hook::finish>([&](auto* p) { p->finish(); });
   }
-  // The model's hooks (model::Observer), passed on as they come.
-  void lag_stored(const model::cfs_rq<A>& c, const entity& se, const value& raw, const value& limit, const value& V) override {
+  // The model's hooks (model::Observer), passed on as they come; the frequent ones
+  // flattened as the event boundaries are.
+  [[gnu::flatten]] void lag_stored(const model::cfs_rq<A>& c, const entity& se, const value& raw, const value& limit,
+                                   const value& V) override {
     each<Hook::lag_stored>([&](auto* p) { p->lag_stored(c, se, raw, limit, V); });
   }
-  void placed(const model::cfs_rq<A>& c, const entity& se, unsigned flags, const value& vlag, bool had_rel, const value& rel) override {
+  [[gnu::flatten]] void placed(const model::cfs_rq<A>& c, const entity& se, unsigned flags, const value& vlag,
+                               bool had_rel, const value& rel) override {
     each<Hook::placed>([&](auto* p) { p->placed(c, se, flags, vlag, had_rel, rel); });
   }
-  void picked(const model::rq<A>& rq, const entity* se, bool buddy) override {
+  [[gnu::flatten]] void picked(const model::rq<A>& rq, const entity* se, bool buddy) override {
     each<Hook::picked>([&](auto* p) { p->picked(rq, se, buddy); });
   }
-  void set_next(const model::cfs_rq<A>& c, const entity& se) override {
+  [[gnu::flatten]] void set_next(const model::cfs_rq<A>& c, const entity& se) override {
     each<Hook::set_next>([&](auto* p) { p->set_next(c, se); });
   }
   void protection_set(const model::cfs_rq<A>& c, const entity& se, std::uint64_t min_slice) override {
@@ -64,10 +68,12 @@ class PropertySet final : public Property<A, P> {
   void buddy_set(const model::cfs_rq<A>& c, const entity& se) override {
     each<Hook::buddy_set>([&](auto* p) { p->buddy_set(c, se); });
   }
-  void charged(const model::cfs_rq<A>& c, const entity& curr, std::uint64_t delta, bool renewed, bool resched) override {
+  [[gnu::flatten]] void charged(const model::cfs_rq<A>& c, const entity& curr, std::uint64_t delta, bool renewed,
+                                bool resched) override {
     each<Hook::charged>([&](auto* p) { p->charged(c, curr, delta, renewed, resched); });
   }
-  void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee, bool short_) override {
+  [[gnu::flatten]] void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee,
+                                         bool short_) override {
     each<Hook::wakeup_pick_step>([&](auto* p) { p->wakeup_pick_step(rq, curr, wakee, short_); });
   }
   void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
