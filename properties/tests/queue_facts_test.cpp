@@ -12,6 +12,8 @@
 using eevdf::properties::testing::Harness;
 using eevdf::properties::testing::kThree;
 using K = eevdf::model::KernelArith;
+using eevdf::model::queue_move;
+using eevdf::properties::QueueFacts;
 
 namespace {
 
@@ -35,6 +37,12 @@ struct CopiedQueue {
     for (const auto* se : cfs.timeline) tree.insert(&tasks.at(static_cast<std::size_t>(se->task)).se);
     cfs.timeline = tree;
   }
+  // A recount of the copy as it is now.
+  QueueFacts<K> counted() const {
+    QueueFacts<K> facts;
+    facts.recount(cfs);
+    return facts;
+  }
   CopiedQueue(const CopiedQueue&) = delete;  // the copy's pointers point into tasks
   CopiedQueue& operator=(const CopiedQueue&) = delete;
 };
@@ -57,8 +65,6 @@ struct Recounter {
 // runqueue, moved by hand as __dequeue_entity / set_next_entity / put_prev_entity /
 // __enqueue_entity would.
 TEST_CASE("a patched recount equals a recount of the moved queue", "[properties][facts]") {
-  using eevdf::model::queue_move;
-  using eevdf::properties::QueueFacts;
   Harness<K> h(kThree, {});
   h.apply_until();
   auto cfs = h.run->machine().rqs().at(0).cfs;  // a copy: the model is not touched
@@ -97,13 +103,10 @@ TEST_CASE("a patched recount equals a recount of the moved queue", "[properties]
 // every change of the tree's members (a recount, a move in or out of the tree, a
 // value patch of a tree entity) and at nothing else (curr's charge, v0, curr's moves).
 TEST_CASE("a recount's tree_version advances exactly when the tree may have changed", "[properties][facts]") {
-  using eevdf::model::queue_move;
-  using eevdf::properties::QueueFacts;
   CopiedQueue copy;
+  QueueFacts<K> facts = copy.counted();
   auto& cfs = copy.cfs;
   auto* curr = copy.curr;
-  QueueFacts<K> facts;
-  facts.recount(cfs);
   std::uint64_t version = facts.tree_version;
   const auto advanced = [&] {
     const bool moved = facts.tree_version > version;
@@ -134,8 +137,7 @@ TEST_CASE("a recount's tree_version advances exactly when the tree may have chan
   CHECK_FALSE(advanced());
   facts.recount(cfs);
   CHECK(advanced());
-  QueueFacts<K> fresh;  // an epoch, not a count: same_as ignores it
-  fresh.recount(cfs);
+  const QueueFacts<K> fresh = copy.counted();  // an epoch, not a count: same_as ignores it
   CHECK(fresh.tree_version != facts.tree_version);
   CHECK(facts.same_as(fresh));
 }
@@ -147,13 +149,11 @@ TEST_CASE("a recount's tree_version advances exactly when the tree may have chan
 // verification (reads_as_queue; matches_recount in debug builds) agrees, and fails
 // for a change no patch followed.
 TEST_CASE("a value patch equals a recount of the changed queue", "[properties][facts]") {
-  using eevdf::properties::QueueFacts;
   CopiedQueue copy;
   auto& cfs = copy.cfs;
   auto* curr = copy.curr;
   auto* first = *cfs.timeline.begin();
-  QueueFacts<K> patched;
-  patched.recount(cfs);
+  QueueFacts<K> patched = copy.counted();
   Recounter recounted{cfs, {}};
   // update_curr: curr's vruntime moves.
   curr->vruntime += 700000;
@@ -202,13 +202,10 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
 // two, curr is counted twice, and a value patch of it must re-read both members,
 // not only curr's (the last one, which the usual update_curr patch re-reads alone).
 TEST_CASE("a value patch of curr while it is also in the tree re-reads both", "[properties][facts]") {
-  using eevdf::model::queue_move;
-  using eevdf::properties::QueueFacts;
   CopiedQueue copy;
   auto& cfs = copy.cfs;
   auto* curr = copy.curr;
-  QueueFacts<K> patched;
-  patched.recount(cfs);
+  QueueFacts<K> patched = copy.counted();
   Recounter recounted{cfs, {}};
   // The usual charge of curr alone first.
   curr->vruntime += 500000;
