@@ -50,7 +50,9 @@ class PickRules final : public Property<A, P> {
  public:
   using Property<A, P>::Property;
   std::string_view name() const override {
-    return R == PickRule::nonempty ? "pick_nonempty" : R == PickRule::eligible ? "pick_eligible" : "pick_earliest_deadline";
+    if constexpr (R == PickRule::nonempty) return "pick_nonempty";
+    if constexpr (R == PickRule::eligible) return "pick_eligible";
+    return "pick_earliest_deadline";
   }
 
   void picked(const model::rq<A>& rq, const model::sched_entity<A>* se, bool buddy) override {
@@ -117,7 +119,6 @@ class PickRules final : public Property<A, P> {
   std::string lag_text(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) const {
     return fmt::format("lag = V - v = {}", A::to_string(this->env_.facts(cfs).avg_vruntime() - se.vruntime));
   }
-
 };
 
 // §10: a delayed entity never becomes curr and never becomes the next buddy.

@@ -54,12 +54,11 @@ template <class A, class P, class... Protection>
 using SetWith = PropertySet<A, P, SumsConsistent<A, P>, CountersConsistent<A, P>, TaskConservation<A, P>,
                             NoOverflow<A, P>, LagZeroSum<A, P>, PickRules<A, P, PickRule::eligible>,
                             PickRules<A, P, PickRule::earliest>, PickRules<A, P, PickRule::nonempty>,
-                            DelayedNeverRuns<A, P>,
-                            IowaitAccounting<A, P>, IowaitVisibility<A, P>, PlacementEligible<A, P>,
-                            PlacementPreservesLag<A, P>, MigrationPreservesLag<A, P>, ReweightPreservesLag<A, P>,
-                            LagClamped<A, P>, ServiceConservation<A, P>, WakeupPreemptRule<A, P>,
-                            LoneNoResched<A, P>, SliceSane<A, P>, Protection..., DelayedEntry<A, P>,
-                            DelayedFrozen<A, P>, DelayedCompletion<A, P>, LagBound<A, P, true>,
+                            DelayedNeverRuns<A, P>, IowaitAccounting<A, P>, IowaitVisibility<A, P>,
+                            PlacementEligible<A, P>, PlacementPreservesLag<A, P>, MigrationPreservesLag<A, P>,
+                            ReweightPreservesLag<A, P>, LagClamped<A, P>, ServiceConservation<A, P>,
+                            WakeupPreemptRule<A, P>, LoneNoResched<A, P>, SliceSane<A, P>, Protection...,
+                            DelayedEntry<A, P>, DelayedFrozen<A, P>, DelayedCompletion<A, P>, LagBound<A, P, true>,
                             LagBound<A, P, false>>;
 template <class A, class P>
 struct RegisteredSet;

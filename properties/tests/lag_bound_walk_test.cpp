@@ -55,7 +55,8 @@ s128 parse(const std::string& digits) {
 // tick grid, so the stretch is measured from its first check): the measure is the
 // largest w*|V - v| / (1024 * (s_max + q)) after any event with two or more queued,
 // s_max = 29.5 ms, q = 1 ms. Most ticks leave the tree as it was: curr runs on,
-// protected, for about 10 of them.
+// protected, for about 10 of them. This guards the walk's arithmetic against an
+// independent recount; the next test guards the walk-free bound.
 TEST_CASE("lag_bound measures the largest ratio of every event, walked or bounded", "[delayed]") {
   std::string text =
       "eevdf-trace 1\ntopology 1x1\nhz 1000\n"
