@@ -722,18 +722,25 @@ class LagBound final : public Property<A, P> {
   }
 
   // Whether the check's outcome is known without the walk of largest_lag (kernel
-  // arithmetic): while the tree is the one of the last walk, each covered tree
-  // entity's |w*(V - v)| is at most that walk's largest plus w_max * |V - V_then|, and
-  // curr's is computed. Below the bound (pass/fail) or the largest ratio seen
-  // (measure), the walk could neither report nor raise the measure. Half the visits
-  // find the tree unchanged, most of them a `tick all`'s, where only curr moved.
+  // arithmetic): each covered tree entity's |w*(V - v)| is at most the largest over
+  // the last walk's tree and the tree's entries since (QueueFacts::entries_since, at
+  // the walk's V; a leave cannot raise it) plus w_max * |V - V_then|, and curr's is
+  // computed. Below the bound (pass/fail) or the largest ratio seen (measure), the
+  // walk could neither report nor raise the measure. Most visits are a `tick all`'s,
+  // where only curr moved, or a wakeup's or a sleep's: one or two entries.
   bool settled_without_walk(int cpu, bool pass_fail, const value& limit) {
     if constexpr (brute::kernel_arith<A>) {
       const auto c = static_cast<std::size_t>(cpu);
       if (c >= walks_.size() || !walks_[c].valid) return false;
-      const LastWalk& last = walks_[c];
+      LastWalk& last = walks_[c];
       const QueueFacts<A>& facts = this->env_.facts(cpu);
-      if (last.tree_version != facts.tree_version) return false;
+      const bool followed = facts.entries_since(last.entered, [&](const typename QueueFacts<A>::TreeEntry& entry) {
+        if (!kSteady && entry.delayed) return;
+        last.tree_worst = std::max(last.tree_worst, QueueFacts<A>::magnitude_times(last.V - entry.vruntime, entry.weight));
+        last.tree_w_max = std::max(last.tree_w_max, entry.weight);
+      });
+      if (!followed) return false;
+      last.entered = facts.entered;
       const value V = facts.avg_vruntime();
       const value moved = V - last.V;
       if (!model::KernelArith::fits_s64(moved)) return false;
@@ -763,7 +770,7 @@ class LagBound final : public Property<A, P> {
       const Walk w = walk_lags(facts);
       const auto c = static_cast<std::size_t>(cpu);
       if (walks_.size() <= c) walks_.resize(c + 1);
-      walks_[c] = {true, facts.tree_version, w.V, w.tree_worst, w.tree_w_max};
+      walks_[c] = {true, facts.entered, w.V, w.tree_worst, w.tree_w_max};
       worst = w.worst;
     } else {
       for (const auto& row : lags_->rows(this->env_, cpu))
@@ -869,12 +876,12 @@ class LagBound final : public Property<A, P> {
     return true;
   }
 
-  // Per CPU, the last walk of largest_lag (kernel arithmetic): the recount's
-  // tree_version, V, the largest |w*(V - v)| over the covered tree entities (-1: none)
-  // and their largest weight.
+  // Per CPU, the last walk of largest_lag (kernel arithmetic): the recount's tree
+  // entries then (entered), V, the largest |w*(V - v)| over the covered tree
+  // entities (-1: none) and their largest weight, both raised by the entries since.
   struct LastWalk {
     bool valid = false;
-    std::uint64_t tree_version = 0;
+    std::uint64_t entered = 0;
     value V{};
     value tree_worst{};
     std::uint64_t tree_w_max = 0;

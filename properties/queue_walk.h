@@ -6,6 +6,7 @@
 // still judges alone.
 #pragma once
 
+#include <array>        // the logged tree entries
 #include <cstddef>      // ptrdiff_t
 #include <cstdint>      // weights
 #include <type_traits>  // the arithmetic
@@ -111,19 +112,40 @@ struct QueueFacts {
   // Tree members whose entity is also the counted curr: put_prev_entity returns prev
   // to the tree before it clears curr (§7.3), and a patch may land between the two.
   unsigned curr_twice = 0;
-  // Advances whenever a tree member is counted in, counted out or read again (and at
-  // a recount), never goes back: while it stays, the tree members and their values
-  // are those of before (v0 may have moved). Not a count: same_as ignores it.
-  std::uint64_t tree_version = 0;
+  // Tree entries: a member counted into the tree, or read again there, is an entry.
+  // `entered` counts them and never goes back; the last kLoggedEntries are kept.
+  // From entered = n on, the tree's members are members of the tree at n, read as
+  // they were then, or the entries after n: a bound over the tree that no leave can
+  // raise follows the tree by those entries alone (lag_bound's walk-free check),
+  // while entries_since(n) has them all. A recount's tree comes without entries: it
+  // raises entries_floor. An epoch, not a count: same_as ignores both.
+  struct TreeEntry {
+    value vruntime{};
+    std::uint64_t weight = 0;  // scaled down
+    bool delayed = false;
+  };
+  static constexpr std::size_t kLoggedEntries = 8;
+  std::uint64_t entered = 0;
+  std::uint64_t entries_floor = 0;
+  std::array<TreeEntry, kLoggedEntries> entries{};  // entry i at i % kLoggedEntries
+
+  // f(entry) for each entry after the first n, oldest first; false (and no call)
+  // when some of them are no longer known.
+  template <class F>
+  bool entries_since(std::uint64_t n, F&& f) const {
+    if (n < entries_floor || n > entered || entered - n > kLoggedEntries) return false;
+    for (std::uint64_t i = n; i < entered; ++i) f(entries[i % kLoggedEntries]);
+    return true;
+  }
 
   // One pass over the tree, then curr: everything the checks recount.
   // Flattened: the hot loop of the checker; the compiler otherwise inlines the
   // walk differently as more instantiations share it.
   [[gnu::flatten]] void recount(const model::cfs_rq<A>& cfs) {
     clear(cfs.min_vruntime);
-    ++tree_version;
     for (const auto* se : cfs.timeline) insert(members.size(), *se, true);
     if (cfs.curr != nullptr && cfs.curr->on_rq) insert(members.size(), *cfs.curr, false);
+    entries_floor = entered;
   }
 
   // §3.3 the model moved `se` (model::queue_move) and changed nothing else since this
@@ -295,7 +317,7 @@ struct QueueFacts {
   void insert(std::size_t at, const entity& se, bool in_tree) {
     const Member m = read(se, in_tree);
     if (in_tree) {
-      ++tree_version;
+      enter(m);
       if (counts_curr(se)) ++curr_twice;
     }
     if (at == members.size()) {
@@ -324,9 +346,8 @@ struct QueueFacts {
     const Member m = members[i];
     if (!m.in_tree) {
       curr_twice = 0;
-    } else {
-      ++tree_version;
-      if (counts_curr(*m.se)) --curr_twice;
+    } else if (counts_curr(*m.se)) {
+      --curr_twice;
     }
     count(m, -1);
     members.erase(members.begin() + static_cast<std::ptrdiff_t>(i));
@@ -336,19 +357,22 @@ struct QueueFacts {
   void reread(std::size_t i) {
     const Member old = members[i];
     const entity& se = *old.se;
-    if (old.in_tree) ++tree_version;
     if (se.load.weight == old.full_weight && se.slice == old.slice && se.custom_slice == old.custom_slice &&
         se.sched_delayed == old.delayed) {  // at most vruntime moved (update_curr, the common case)
       const value shift = times_weight<A>(se.vruntime - old.vruntime, old.weight());
       q.keys += shift;
-      if (old.in_tree) tree_keys += shift;
       members[i].vruntime = se.vruntime;
+      if (old.in_tree) {
+        tree_keys += shift;
+        enter(members[i]);
+      }
       return;
     }
     const Member now = read(se, old.in_tree);
     count(old, -1);
     members[i] = now;
     count(now, 1);
+    if (now.in_tree) enter(now);
     if (now.slice != old.slice || now.custom_slice != old.custom_slice) {
       if (forget_slice(old)) {
         extend_slices(now);
@@ -356,6 +380,11 @@ struct QueueFacts {
         find_slice_extremes();
       }
     }
+  }
+  // Logs a tree member's values as it enters (or is read again).
+  void enter(const Member& m) {
+    entries[entered % kLoggedEntries] = TreeEntry{m.vruntime, m.weight(), m.delayed};
+    ++entered;
   }
   // Adds (sign 1) or takes out (-1) one member's share of the sums and counts.
   void count(const Member& m, int sign) {

@@ -3,6 +3,7 @@
 // the patches did not follow must show in the check of a patched recount.
 #include <catch2/catch.hpp>
 
+#include <tuple>
 #include <vector>
 
 #include "model/arith_kernel.h"
@@ -99,46 +100,63 @@ TEST_CASE("a patched recount equals a recount of the moved queue", "[properties]
   CHECK_FALSE(wrong.same_as(recounted()));
 }
 
-// QueueFacts::tree_version, the key of lag_bound's walk-free check: it advances at
-// every change of the tree's members (a recount, a move in or out of the tree, a
-// value patch of a tree entity) and at nothing else (curr's charge, v0, curr's moves).
-TEST_CASE("a recount's tree_version advances exactly when the tree may have changed", "[properties][facts]") {
+// QueueFacts' tree entries, what lag_bound's walk-free check follows the tree by:
+// each tree member counted in or read again is one entry, with the values it now
+// has; a leave, curr's charge, v0 and curr's own moves are none; a recount's tree
+// comes without entries, and entries no longer kept are not offered.
+TEST_CASE("a recount logs each tree entry with its values, and only those", "[properties][facts]") {
   CopiedQueue copy;
   QueueFacts<K> facts = copy.counted();
   auto& cfs = copy.cfs;
   auto* curr = copy.curr;
-  std::uint64_t version = facts.tree_version;
-  const auto advanced = [&] {
-    const bool moved = facts.tree_version > version;
-    version = facts.tree_version;
-    return moved;
+  std::uint64_t seen = facts.entered;
+  // The entries since the last call, as (vruntime, scaled weight, delayed).
+  const auto entries = [&] {
+    std::vector<std::tuple<K::value, std::uint64_t, bool>> got;
+    REQUIRE(facts.entries_since(seen, [&](const QueueFacts<K>::TreeEntry& e) {
+      got.emplace_back(e.vruntime, e.weight, e.delayed);
+    }));
+    seen = facts.entered;
+    return got;
   };
+  using Entries = std::vector<std::tuple<K::value, std::uint64_t, bool>>;
   curr->vruntime += 500000;  // update_curr
   facts.patch(cfs, curr);
-  CHECK_FALSE(advanced());
+  CHECK(entries().empty());
   cfs.min_vruntime += 100000;  // v0
   facts.patch(cfs, nullptr);
-  CHECK_FALSE(advanced());
+  CHECK(entries().empty());
   auto* first = *cfs.timeline.begin();  // a tree entity's value
   first->sched_delayed = true;
   facts.patch(cfs, first);
-  CHECK(advanced());
+  CHECK(entries() == Entries{{first->vruntime, first->load.weight >> 10, true}});
   cfs.timeline.insert(curr);  // put_prev_entity: into the tree, then no curr
   facts.patch(*curr, queue_move::into_tree);
-  CHECK(advanced());
+  CHECK(entries() == Entries{{curr->vruntime, curr->load.weight >> 10, false}});
   cfs.curr = nullptr;
   facts.patch(*curr, queue_move::left_curr);
-  CHECK_FALSE(advanced());
+  CHECK(entries().empty());
   cfs.timeline.erase(first);  // set_next_entity: out of the tree, then curr
   facts.patch(*first, queue_move::out_of_tree);
-  CHECK(advanced());
+  CHECK(entries().empty());
   cfs.curr = first;
   facts.patch(*first, queue_move::became_curr);
-  CHECK_FALSE(advanced());
+  CHECK(entries().empty());
+  // Older entries than the log keeps, or than a recount, are not offered.
+  const std::uint64_t before = facts.entered;
+  for (std::size_t i = 0; i <= QueueFacts<K>::kLoggedEntries; ++i) {
+    curr->vruntime += 1000;  // curr, now in the tree, read again
+    facts.patch(cfs, curr);
+  }
+  CHECK(facts.entered == before + QueueFacts<K>::kLoggedEntries + 1);
+  CHECK_FALSE(facts.entries_since(before, [](const auto&) {}));
+  CHECK(facts.entries_since(before + 1, [](const auto&) {}));
+  seen = facts.entered;
   facts.recount(cfs);
-  CHECK(advanced());
+  CHECK_FALSE(facts.entries_since(seen, [](const auto&) {}));
+  CHECK(facts.entries_since(facts.entered, [](const auto&) {}));
   const QueueFacts<K> fresh = copy.counted();  // an epoch, not a count: same_as ignores it
-  CHECK(fresh.tree_version != facts.tree_version);
+  CHECK(fresh.entered != facts.entered);
   CHECK(facts.same_as(fresh));
 }
 
