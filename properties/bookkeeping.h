@@ -39,15 +39,14 @@ class SumsConsistent final : public Property<A, P> {
     moved_.push_back(cfs.rq_->cpu);
   }
 
-  void after_event_on(const trace::Event&, int cpu) override { check(cpu); }
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override { check(at); }
   void after_event(const trace::Event&) override { moved_.clear(); }
 
  private:
-  const model::rq<A>& rq(int cpu) const { return this->env_.m.rqs().at(static_cast<std::size_t>(cpu)); }
-
-  void check(int cpu) {
-    const auto& cfs = rq(cpu).cfs;
-    const QueueFacts<A>& f = this->env_.facts(cpu);
+  void check(const TouchedCpu<A>& at) {
+    const int cpu = at.cpu;
+    const auto& cfs = at.rq.cfs;
+    const QueueFacts<A>& f = at.facts;
     const auto keys = f.tree_keys;
     const std::uint64_t load = f.tree_weights, full = f.full_weight;
     const unsigned n = f.queued;
@@ -84,13 +83,14 @@ class CountersConsistent final : public Property<A, P> {
   using Property<A, P>::Property;
   std::string_view name() const override { return "counters_consistent"; }
 
-  void after_event_on(const trace::Event&, int cpu) override { check(cpu); }
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override { check(at); }
 
  private:
-  void check(int cpu) {
+  void check(const TouchedCpu<A>& at) {
     const auto& m = this->env_.m;
-    const auto& rq = m.rqs()[static_cast<std::size_t>(cpu)];
-    const QueueFacts<A>& f = this->env_.facts(cpu);
+    const int cpu = at.cpu;
+    const auto& rq = at.rq;
+    const QueueFacts<A>& f = at.facts;
     const unsigned queued = f.queued, delayed = f.delayed;
     // A member's state must say where it is: running if it is rq->curr, else
     // delayed or queued as sched_delayed says. The state (Machine::state_of) follows
@@ -135,12 +135,13 @@ class TaskConservation final : public Property<A, P> {
   // A task can only have landed on a wrong runqueue in this event if that runqueue
   // was touched by it, so the touched runqueues and the tasks on them suffice.
   // Each touched runqueue's members are marked with this event's pass (before_event).
-  void after_event_on(const trace::Event&, int cpu) override {
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
     const auto& m = this->env_.m;
     if (seen_pass_.size() != m.tasks().size()) seen_pass_.assign(m.tasks().size(), 0);
     const std::uint32_t pass = pass_;  // read once: the stores below may alias it
-    const auto& rq = m.rqs()[static_cast<std::size_t>(cpu)];
-    for (const auto& member : this->env_.facts(cpu).members) {
+    const int cpu = at.cpu;
+    const auto& rq = at.rq;
+    for (const auto& member : at.facts.members) {
       const int index = member.task;
       const auto& t = m.tasks()[static_cast<std::size_t>(index)];
       if (t.cpu != cpu)
@@ -222,9 +223,10 @@ class NoOverflow final : public Property<A, P> {
     }
   }
 
-  void after_event_on(const trace::Event& e, int cpu) override {
+  void after_event_on(const trace::Event& e, const TouchedCpu<A>& at) override {
+    const int cpu = at.cpu;
     const auto c = static_cast<std::size_t>(cpu);
-    const auto& rq = this->env_.m.rqs().at(c);
+    const auto& rq = at.rq;
     for (const model::OverflowEvent& o : rq.cfs.overflow.events()) {
       Violation v{name(), this->env_.line, this->env_.now, cpu, 0,
                   fmt::format("{} = {} (longest tick-less stretch with queued entities: {} ns)", o.expression,
@@ -234,7 +236,7 @@ class NoOverflow final : public Property<A, P> {
       this->env_.sink.violation(v);
       this->env_.overflowed.insert(cpu);
     }
-    if (rq.cfs.nr_queued == 0) this->env_.overflowed.erase(cpu);
+    if (rq.cfs.nr_queued == 0 && !this->env_.overflowed.empty()) this->env_.overflowed.erase(cpu);
     last_[c] = e.time_ns;
   }
 

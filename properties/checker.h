@@ -39,8 +39,10 @@ class Checker final : public model::Observer<A> {
     env_.verify_patches();
     const auto& per_cpu = at(Hook::after_event_on);
     if (!per_cpu.empty())
-      for (const int cpu : env_.touched)
-        for (auto* p : per_cpu) p->after_event_on(e, cpu);
+      for (const int cpu : env_.touched) {
+        const TouchedCpu<A> at{cpu, env_.m.rqs().at(static_cast<std::size_t>(cpu)), env_.facts(cpu)};
+        for (auto* p : per_cpu) p->after_event_on(e, at);
+      }
     for (auto* p : at(Hook::after_event)) p->after_event(e);
   }
   void finish() {

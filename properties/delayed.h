@@ -139,8 +139,9 @@ class DelayedEntry final : public Property<A, P> {
     mark_known(se.task, 0);
   }
 
-  void after_event_on(const trace::Event&, int cpu) override {
-    const QueueFacts<A>& f = this->env_.facts(cpu);  // the recount shared by the checks
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
+    const int cpu = at.cpu;
+    const QueueFacts<A>& f = at.facts;  // the recount shared by the checks
     if (f.delayed == 0) return;
     for (const auto& member : f.members) {
       const int task = member.task;
@@ -194,7 +195,8 @@ class DelayedFrozen final : public Property<A, P> {
   }
 
   // Only the touched runqueues: a delayed entity elsewhere did not change.
-  void after_event_on(const trace::Event&, int touched_cpu) override {
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
+    const int touched_cpu = at.cpu;
     const auto& tasks = this->env_.m.tasks();
     for (const int task : frozen_.on(touched_cpu)) {
       const auto& t = tasks.at(static_cast<std::size_t>(task));
@@ -294,7 +296,8 @@ class DelayedCompletion final : public Property<A, P> {
   }
 
   // Only the touched runqueues: a delayed entity elsewhere did not change.
-  void after_event_on(const trace::Event&, int touched_cpu) override {
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
+    const int touched_cpu = at.cpu;
     const auto& m = this->env_.m;
     for (const int task : delayed_.on(touched_cpu)) {
       const auto& t = m.tasks().at(static_cast<std::size_t>(task));
@@ -537,11 +540,11 @@ class LagBound final : public Property<A, P> {
     mark_changed(cfs.rq_->cpu);
   }
 
-  void after_event_on(const trace::Event& e, int cpu) override {
+  void after_event_on(const trace::Event& e, const TouchedCpu<A>& at) override {
     if (stretches_.size() != this->env_.m.rqs().size()) stretches_.resize(this->env_.m.rqs().size());
-    Stretch& s = stretches_[static_cast<std::size_t>(cpu)];
-    update(s, cpu, e);
-    check(s, cpu);
+    Stretch& s = stretches_[static_cast<std::size_t>(at.cpu)];
+    update(s, at, e);
+    check(s, at);
   }
 
   bool measure(std::string& numerator, std::string& denominator) const override {
@@ -574,16 +577,17 @@ class LagBound final : public Property<A, P> {
 
   // What the event did to the stretch: the tick rule up to now, the queue's changes,
   // a new stretch on a queue whose lags are all 0, then the tick clock.
-  void update(Stretch& s, int cpu, const trace::Event& e) {
-    const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
+  void update(Stretch& s, const TouchedCpu<A>& at, const trace::Event& e) {
+    const int cpu = at.cpu;
+    const auto& rq = at.rq;
     if (s.timed && this->env_.now - s.last_tick_ns > this->env_.m.config().tick_nsec) s.qualifying = false;
     if (e.verb == trace::Verb::yield) s.qualifying = false;  // §12: vruntime jumps to the deadline
-    if (take_changed(cpu) && compare_members(s, cpu, e)) s.qualifying = false;
+    if (take_changed(cpu) && compare_members(s, at, e)) s.qualifying = false;
     if (s.count == 0 || (!kSteady && s.count == 1 && fresh_lone(s.some_task))) {
       s.qualifying = true;
       s.slices_held = true;
       s.s_max = 0;
-      if (s.marks_stale) mark_members(s, cpu);
+      if (s.marks_stale) mark_members(s, at);
     }
     s.s_max = std::max(s.s_max, s.r_max);
     const bool timed = kSteady ? rq.curr != nullptr : s.count >= 2;
@@ -609,9 +613,10 @@ class LagBound final : public Property<A, P> {
   //   steady: a join other than the event's fork, a leave, or a delayed entity;
   //   lag_bound: a join with a stored lag or a relative deadline, or a queued
   //     task's slice decreased (leaves are free).
-  bool compare_members(Stretch& s, int cpu, const trace::Event& e) {
-    if (!s.qualifying) return record_broken(s, cpu);
-    const QueueFacts<A>& f = this->env_.facts(cpu);
+  bool compare_members(Stretch& s, const TouchedCpu<A>& at, const trace::Event& e) {
+    const QueueFacts<A>& f = at.facts;
+    if (!s.qualifying) return record_broken(s, f);
+    const int cpu = at.cpu;
     const auto& tasks = this->env_.m.tasks();
     if (seen_.size() != tasks.size()) seen_.resize(tasks.size());
     const bool renamed = e.verb == trace::Verb::renice || e.verb == trace::Verb::setslice;
@@ -658,8 +663,7 @@ class LagBound final : public Property<A, P> {
   // compare_members on a broken stretch: no change can matter until a new one
   // begins (on a queue of at most one, update), so only what check reads is
   // recorded, without the per-task marks.
-  bool record_broken(Stretch& s, int cpu) {
-    const QueueFacts<A>& f = this->env_.facts(cpu);
+  bool record_broken(Stretch& s, const QueueFacts<A>& f) {
     const std::uint64_t q = this->env_.m.config().tick_nsec;
     s.r_max = 0;
     s.slices_fit = true;
@@ -674,10 +678,9 @@ class LagBound final : public Property<A, P> {
     return false;
   }
   // Marks the members of a new stretch (at most one) for the next compare_members.
-  void mark_members(Stretch& s, int cpu) {
-    const QueueFacts<A>& f = this->env_.facts(cpu);
+  void mark_members(Stretch& s, const TouchedCpu<A>& at) {
     if (seen_.size() != this->env_.m.tasks().size()) seen_.resize(this->env_.m.tasks().size());
-    for (const auto& member : f.members) seen_[static_cast<std::size_t>(member.task)] = {cpu, s.generation, member.slice};
+    for (const auto& member : at.facts.members) seen_[static_cast<std::size_t>(member.task)] = {at.cpu, s.generation, member.slice};
     s.marks_stale = false;
   }
 
@@ -695,7 +698,8 @@ class LagBound final : public Property<A, P> {
 
   // Each queued task's service lag against the bound: reported in a checked
   // stretch, else the largest |lag| feeds the measure (one ratio per check).
-  void check(Stretch& s, int cpu) {
+  void check(Stretch& s, const TouchedCpu<A>& at) {
+    const int cpu = at.cpu;
     if constexpr (brute::kernel_arith<A>) {
       if (this->env_.overflowed.count(cpu) != 0) return;  // lags are meaningless after a wrap
     }
@@ -710,8 +714,8 @@ class LagBound final : public Property<A, P> {
     if (!s.slices_fit) s.slices_held = false;
     const bool pass_fail = s.qualifying && s.slices_held;
     const value limit = value(1024) * value(b + q);  // the bound, times 1024
-    if (settled_without_walk(cpu, pass_fail, limit)) return;
-    const value worst = largest_lag(cpu);
+    if (settled_without_walk(at, pass_fail, limit)) return;
+    const value worst = largest_lag(at);
     if (worst < 0) return;  // no entity the bound covers
     if (pass_fail) {
       if (kSteady ? worst >= limit : worst > limit) report_over(cpu, b, q, limit);
@@ -728,12 +732,12 @@ class LagBound final : public Property<A, P> {
   // computed. Below the bound (pass/fail) or the largest ratio seen (measure), the
   // walk could neither report nor raise the measure. Most visits are a `tick all`'s,
   // where only curr moved, or a wakeup's or a sleep's: one or two entries.
-  bool settled_without_walk(int cpu, bool pass_fail, const value& limit) {
+  bool settled_without_walk(const TouchedCpu<A>& at, bool pass_fail, const value& limit) {
     if constexpr (brute::kernel_arith<A>) {
-      const auto c = static_cast<std::size_t>(cpu);
+      const auto c = static_cast<std::size_t>(at.cpu);
       if (c >= walks_.size() || !walks_[c].valid) return false;
       LastWalk& last = walks_[c];
-      const QueueFacts<A>& facts = this->env_.facts(cpu);
+      const QueueFacts<A>& facts = at.facts;
       const bool followed = facts.entries_since(last.entered, [&](const typename QueueFacts<A>::TreeEntry& entry) {
         if (!kSteady && entry.delayed) return;
         last.tree_worst = std::max(last.tree_worst, QueueFacts<A>::magnitude_times(last.V - entry.vruntime, entry.weight));
@@ -763,17 +767,17 @@ class LagBound final : public Property<A, P> {
   // delayed); -1 when it covers none. In the kernel arithmetic a plain loop over the
   // shared recount, the checker's hottest, which leaves what settled_without_walk
   // needs.
-  value largest_lag(int cpu) {
+  value largest_lag(const TouchedCpu<A>& at) {
     value worst = -1;
     if constexpr (brute::kernel_arith<A>) {
-      const QueueFacts<A>& facts = this->env_.facts(cpu);
+      const QueueFacts<A>& facts = at.facts;
       const Walk w = walk_lags(facts);
-      const auto c = static_cast<std::size_t>(cpu);
+      const auto c = static_cast<std::size_t>(at.cpu);
       if (walks_.size() <= c) walks_.resize(c + 1);
       walks_[c] = {true, facts.entered, w.V, w.tree_worst, w.tree_w_max};
       worst = w.worst;
     } else {
-      for (const auto& row : lags_->rows(this->env_, cpu))
+      for (const auto& row : lags_->rows(this->env_, at.cpu))
         if ((kSteady || !row.delayed) && row.magnitude > worst) worst = row.magnitude;
     }
     return worst;

@@ -43,16 +43,16 @@ class IowaitAccounting final : public Property<A, P> {
     counted_[t] = {};
   }
 
-  void after_event_on(const trace::Event&, int cpu) override { check(cpu); }
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override { check(at.cpu, at.rq); }
   void after_event(const trace::Event&) override {
     const auto& t = this->env_.touched;
-    if (extra_check_ >= 0 && std::find(t.begin(), t.end(), extra_check_) == t.end()) check(extra_check_);
+    if (extra_check_ >= 0 && std::find(t.begin(), t.end(), extra_check_) == t.end())
+      check(extra_check_, this->env_.m.rqs().at(static_cast<std::size_t>(extra_check_)));
     extra_check_ = -1;
   }
 
  private:
-  void check(int cpu) {
-    const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
+  void check(int cpu, const model::rq<A>& rq) {
     const auto [iowait, acct] = expected(cpu);
     if (rq.nr_iowait != iowait || rq.nr_iowait_acct != acct || rq.nr_iowait < 0 || rq.nr_iowait_acct > rq.nr_iowait)
       this->fail(

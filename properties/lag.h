@@ -345,9 +345,10 @@ class ServiceConservation final : public Property<A, P> {
   explicit ServiceConservation(Env<A, P>& env) : Property<A, P>(env), books_(env.m.rqs().size()) {}
   std::string_view name() const override { return "service_conservation"; }
 
-  void after_event_on(const trace::Event&, int cpu) override {
-    update(cpu);
-    check(cpu);
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
+    Books& b = books_[static_cast<std::size_t>(at.cpu)];  // the constructor sized books_ by the CPUs
+    update(b, at.rq);
+    check(b, at);
   }
 
   void finish() override {
@@ -373,12 +374,11 @@ class ServiceConservation final : public Property<A, P> {
 
   // What the event did to this CPU: the charge of its former curr, a busy stretch
   // ending or starting at t, the new curr.
-  void update(int cpu) {
-    Books& b = books_.at(static_cast<std::size_t>(cpu));
+  void update(Books& b, const model::rq<A>& rq) {
     const auto& m = this->env_.m;
     const std::uint64_t t = this->env_.now;
     if (b.curr >= 0) b.charged += m.tasks().at(static_cast<std::size_t>(b.curr)).se.sum_exec_runtime - b.curr_seen;
-    const auto* curr = m.rqs().at(static_cast<std::size_t>(cpu)).curr;
+    const auto* curr = rq.curr;
     if (b.busy && curr == nullptr) b.busy_done += t - b.busy_since;
     if (!b.busy && curr != nullptr) b.busy_since = t;
     b.busy = curr != nullptr;
@@ -388,9 +388,9 @@ class ServiceConservation final : public Property<A, P> {
 
   // charged + (t - exec_start) == busy_done + (t - busy_since) when busy, written
   // without differences; charged == busy_done when idle.
-  void check(int cpu) {
-    const Books& b = books_.at(static_cast<std::size_t>(cpu));
-    const auto* curr = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).curr;
+  void check(const Books& b, const TouchedCpu<A>& at) {
+    const int cpu = at.cpu;
+    const auto* curr = at.rq.curr;
     const std::uint64_t exec_start = curr != nullptr ? curr->se.exec_start : 0;
     const bool ok = curr != nullptr ? b.charged + b.busy_since == b.busy_done + exec_start : b.charged == b.busy_done;
     if (ok) return;

@@ -20,11 +20,12 @@ class LagZeroSum final : public Property<A, P> {
   using Property<A, P>::Property;
   std::string_view name() const override { return "lag_zero_sum"; }
 
-  void after_event_on(const trace::Event&, int cpu) override {
-    const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
+    const int cpu = at.cpu;
+    const auto& cfs = at.rq.cfs;
     const typename A::value V = this->env_.m.avg_vruntime_of(cpu);
     // Σ w (V - v) = W (V - v0) - Σ w (v - v0), from the shared recount.
-    const QueueFacts<A>& f = this->env_.facts(cpu);
+    const QueueFacts<A>& f = at.facts;
     const typename A::value sum = f.q.weights * (V - cfs.min_vruntime) - f.q.keys;
     const std::uint64_t W = f.tree_weights + (cfs.curr != nullptr && cfs.curr->on_rq ? brute::weight_of(cfs.curr->load.weight) : 0);
     if (W == 0) return;  // an empty runqueue has no lags
@@ -87,11 +88,11 @@ class PickRules final : public Property<A, P> {
           "EEVDF picks the eligible entity with the earliest deadline");
   }
 
-  void after_event_on(const trace::Event&, int cpu) override {
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
     if constexpr (R == PickRule::nonempty) {
-      const auto& rq = this->env_.m.rqs().at(static_cast<std::size_t>(cpu));
+      const auto& rq = at.rq;
       if (rq.curr != nullptr && rq.curr->se.sched_delayed)
-        this->fail(cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
+        this->fail(at.cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
     }
   }
 

@@ -184,6 +184,16 @@ struct Env {
   mutable std::vector<int> patched_cpus_;   // the CPUs patched in this event
 };
 
+// One touched CPU as the after-event checks see it: its runqueue and the shared
+// recount of its queue (Env::facts), looked up once per CPU for all the checks
+// instead of once per check (a `tick all` touches every busy CPU).
+template <class A>
+struct TouchedCpu {
+  int cpu;
+  const model::rq<A>& rq;
+  const QueueFacts<A>& facts;
+};
+
 template <class A, class P = model::profile_6_18>
 class Property : public model::Observer<A> {
  public:
@@ -193,7 +203,7 @@ class Property : public model::Observer<A> {
   // After the event, once per touched CPU (Env::touched, ascending), CPU by CPU for
   // all properties: a runqueue's members, entities and tasks stay in the cache across
   // the checks of one CPU (a `tick all` touches every busy one). Then after_event.
-  virtual void after_event_on(const trace::Event&, int /*cpu*/) {}
+  virtual void after_event_on(const trace::Event&, const TouchedCpu<A>&) {}
   virtual void after_event(const trace::Event&) {}
   virtual void finish() {}
   // A measure's current value as an exact fraction; false for pass/fail properties.

@@ -37,8 +37,8 @@ class PropertySet final : public Property<A, P> {
   [[gnu::flatten]] void before_event(const trace::Event& e) override {
     each<Hook::before_event>([&](auto* p) { p->before_event(e); });
   }
-  [[gnu::flatten]] void after_event_on(const trace::Event& e, int cpu) override {
-    each<Hook::after_event_on>([&](auto* p) { p->after_event_on(e, cpu); });
+  [[gnu::flatten]] void after_event_on(const trace::Event& e, const TouchedCpu<A>& at) override {
+    each<Hook::after_event_on>([&](auto* p) { p->after_event_on(e, at); });
   }
   [[gnu::flatten]] void after_event(const trace::Event& e) override {
     each<Hook::after_event>([&](auto* p) { p->after_event(e); });

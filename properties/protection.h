@@ -238,9 +238,10 @@ class SliceSane final : public Property<A, P> {
   // The bounds over each touched runqueue come from the shared recount (its custom
   // slice extremes and absurd slices); only on a failure are the entities walked to
   // name one. Curr and the event's own task (maybe on no runqueue) are checked whole.
-  void after_event_on(const trace::Event&, int cpu) override {
-    const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
-    const QueueFacts<A>& f = this->env_.facts(cpu);
+  void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
+    const int cpu = at.cpu;
+    const auto& cfs = at.rq.cfs;
+    const QueueFacts<A>& f = at.facts;
     const bool bounded = f.absurd_slices == 0 && (f.custom_slice_max == 0 || (f.custom_slice_min >= kCustomMin &&
                                                                                f.custom_slice_max <= kCustomMax));
     if (!bounded)
