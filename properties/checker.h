@@ -36,13 +36,14 @@ class Checker final : public model::Observer<A> {
   }
   void after_event(const trace::Event& e) {
     ++env_.stamp;
-    env_.verify_patches();
     const auto& per_cpu = at(Hook::after_event_on);
     if (!per_cpu.empty())
       for (const int cpu : env_.touched) {
+        env_.verify_patch(cpu);
         const TouchedCpu<A> at{cpu, env_.m.rqs().at(static_cast<std::size_t>(cpu)), env_.facts(cpu)};
         for (auto* p : per_cpu) p->after_event_on(e, at);
       }
+    env_.verify_patches();
     for (auto* p : at(Hook::after_event)) p->after_event(e);
   }
   void finish() {

@@ -121,18 +121,25 @@ struct Env {
   // cannot reach the event's checks. The sums a patch keeps are its own exact
   // arithmetic: debug builds (EEVDF_VALIDATE_CACHES) count them again here and at
   // every reuse, and properties/tests/queue_facts_test.cpp checks each patch.
-  void verify_patches() const {
-    for (const int cpu : patched_cpus_) {
-      const auto c = static_cast<std::size_t>(cpu);
-      const model::cfs_rq<A>& cfs = m.rqs()[c].cfs;
-      if (patched_[c] == 0 || facts_generation_[c] != cfs.generation) continue;
+  // verify_patch(cpu) just before that CPU's checks, while its members are about to
+  // be read (a `tick all` patches every busy CPU: verified all first, the first
+  // ones' members would have left the cache by their checks); verify_patches for
+  // the CPUs left.
+  void verify_patch(int cpu) const {
+    const auto c = static_cast<std::size_t>(cpu);
+    if (c >= patched_.size() || patched_[c] == 0) return;
+    const model::cfs_rq<A>& cfs = m.rqs()[c].cfs;
+    if (facts_generation_[c] == cfs.generation) {
 #ifdef EEVDF_VALIDATE_CACHES
       EEVDF_ASSERT(facts_[c].matches_recount(cfs), "a queue patch disagrees with a recount of the queue");
 #else
       EEVDF_ASSERT(facts_[c].reads_as_queue(cfs), "a change of the queue no hook marked (a patched member differs)");
 #endif
     }
-    for (const int cpu : patched_cpus_) patched_[static_cast<std::size_t>(cpu)] = 0;
+    patched_[c] = 0;
+  }
+  void verify_patches() const {
+    for (const int cpu : patched_cpus_) verify_patch(cpu);
     patched_cpus_.clear();
   }
   const QueueFacts<A>& facts(const model::cfs_rq<A>& cfs) const { return facts(cfs.rq_->cpu); }
