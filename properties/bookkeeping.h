@@ -138,7 +138,7 @@ class TaskConservation final : public Property<A, P> {
   void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
     const auto& m = this->env_.m;
     if (seen_pass_.size() != m.tasks().size()) seen_pass_.assign(m.tasks().size(), 0);
-    const std::uint32_t pass = pass_;  // read once: the stores below may alias it
+    const std::uint8_t pass = pass_;  // read once: the stores below may alias it
     const int cpu = at.cpu;
     const auto& rq = at.rq;
     for (const auto& member : at.facts.members) {
@@ -178,7 +178,7 @@ class TaskConservation final : public Property<A, P> {
   // that can have left a runqueue in this event.
   void before_event(const trace::Event& e) override {
     const auto& m = this->env_.m;
-    if (++pass_ == 0) {  // 2^32 events: start the marks again rather than meet an old one
+    if (++pass_ == 0) {  // 2^8 events: start the marks again rather than meet an old one
       std::fill(seen_pass_.begin(), seen_pass_.end(), 0);
       pass_ = 1;
     }
@@ -192,10 +192,11 @@ class TaskConservation final : public Property<A, P> {
 
  private:
   std::vector<int> involved_;
-  // Per task: the last pass (event) it was seen queued in; 32 bits keep the table
-  // small, it is read at random by the members' task indices.
-  std::vector<std::uint32_t> seen_pass_;
-  std::uint32_t pass_ = 0;
+  // Per task: the last pass (event) it was seen queued in; 8 bits keep the table
+  // small (it is read at random by the members' task indices, and a `tick all`
+  // walks every busy CPU's), at the cost of a reset every 255 events.
+  std::vector<std::uint8_t> seen_pass_;
+  std::uint8_t pass_ = 0;
 };
 
 // Every s64 the kernel forms fits (INVARIANTS.md no_overflow): the kernel
