@@ -12,16 +12,16 @@ struct sched_entity {
   using value = typename A::value;
 
   // The fields every walk of a queue reads come first, so that with the task's
-  // header they share the task's first two cache lines (task.h).
+  // header they fill the task's first cache line (task.h); the deadline starts the next.
   load_weight load{};          // scaled weight and its inverse (§1.2)
   value vruntime{};            // absolute virtual time
-  value deadline{};            // absolute, or relative while rel_deadline (§6.3 step 6)
   std::uint64_t slice = 0;     // requested slice in ns
   bool custom_slice = false;
   bool on_rq = false;
   bool sched_delayed = false;
   bool rel_deadline = false;
   int task = -1;  // index of the owning task (the flat model has task entities only)
+  value deadline{};            // absolute, or relative while rel_deadline (§6.3 step 6)
   // Position in the runqueue's tree while queued: fixed at insertion, like an
   // rbtree node's, so that dequeue_entity may make the deadline relative before it
   // erases the node (§6.3). Insertion order breaks deadline ties (§3.3), as the

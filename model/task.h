@@ -12,13 +12,11 @@ namespace eevdf::model {
 // What a task is doing, as TRACE_FORMAT.md names the states.
 enum class task_state { new_, running, queued, delayed, blocked, exited };
 
-// Cache-line aligned: the header and the entity's hot fields (sched_entity.h) then
-// sit in two lines, read by every walk of a queue.
+// Cache-line aligned: the header's hot fields and the entity's (sched_entity.h)
+// then fill the first line, the one a walk over a queue's tasks reads.
 template <class A>
 struct alignas(64) task_struct {
   int id = 0;                // the trace's task id
-  int nice = 0;
-  int default_cpu = -1;      // the declaration's `cpu=`
   int cpu = 0;               // task_cpu(p)
   bool forked = false;       // wake_up_new_task has run
   bool exited = false;
@@ -26,6 +24,8 @@ struct alignas(64) task_struct {
   bool in_iowait = false;    // sleeping in io_schedule (§13.1)
   bool in_iowait_acct = false;  // ... and accounted (the proposed split, §13.2)
   sched_entity<A> se;
+  int nice = 0;
+  int default_cpu = -1;      // the declaration's `cpu=`
 };
 
 template <class A>
