@@ -10,6 +10,7 @@
 #include <cstddef>  // class indices
 #include <cstdint>  // masks
 #include <tuple>    // the per-class slots
+#include <utility>  // index_sequence
 
 #include "base/assert.h"
 #include "properties/hooks.h"
@@ -119,7 +120,13 @@ class PropertySet final : public Property<A, P> {
   // class; the classes that do not are left out at compile time.
   template <Hook H, class F>
   void each(F&& f) {
-    std::apply([&](auto*... slots) { (call<H>(slots, f), ...); }, slots_);
+    each_slot<H>(f, std::index_sequence_for<Ts...>{});
+  }
+  // Each slot read where it is called, not all copied out first (std::apply would
+  // pass them all as arguments, spilled to the stack at every hook).
+  template <Hook H, class F, std::size_t... I>
+  void each_slot(F& f, std::index_sequence<I...>) {
+    (call<H>(std::get<I>(slots_), f), ...);
   }
   template <Hook H, class T, class F>
   static void call(T* p, F& f) {
