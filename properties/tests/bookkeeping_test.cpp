@@ -3,6 +3,9 @@
 // is broken on purpose or when the kernel arithmetic overflows. Each test breaks
 // one thing and expects exactly that property to report it.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <string>
 
 #include "model/arith_kernel.h"
 #include "properties/tests/harness.h"
@@ -64,6 +67,23 @@ TEST_CASE("task_conservation catches a task queued on a foreign CPU", "[properti
   h.task(queued).cpu = 1;  // still in CPU 0's tree
   h.apply_until();
   CHECK(h.sink.count("task_conservation") >= 1);
+}
+
+// task_conservation marks each queued task with the event's 8-bit pass, reset when
+// the pass wraps: a task last marked 255 events ago must not read as seen in this
+// one. CPU 1's tasks are marked, then CPU 0 alone is ticked for g events, for every
+// g around 255 - 1, so that some gap puts the same pass value on both marks.
+TEST_CASE("task_conservation's pass marks wrap without a false 'queued twice'", "[properties][bookkeeping]") {
+  std::string trace = "eevdf-trace 1\ntopology 1x2\ntask 1\ntask 2\ntask 3\n"
+                      "@0 fork 1 cpu=0\n@0 fork 2 cpu=1\n@0 fork 3 cpu=1\n";
+  long us = 0;
+  for (int gap = 245; gap <= 265; ++gap) {
+    trace += fmt::format("@{}us tick 1\n", ++us);
+    for (int i = 0; i < gap; ++i) trace += fmt::format("@{}us tick 0\n", ++us);
+  }
+  Harness<K> h(trace.c_str(), {"task_conservation"});
+  h.apply_until();
+  CHECK(h.sink.violations.empty());
 }
 
 TEST_CASE("no_overflow reports key*W in eligibility after a long tick-less run", "[properties][bookkeeping]") {
