@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "model/arith_kernel.h"
 #include "properties/tests/harness.h"
@@ -84,6 +86,25 @@ TEST_CASE("task_conservation's pass marks wrap without a false 'queued twice'", 
   Harness<K> h(trace.c_str(), {"task_conservation"});
   h.apply_until();
   CHECK(h.sink.violations.empty());
+}
+
+// The after-event checks run on the CPUs an event touched, each once, ascending
+// (Env::touched): a `tick all` names every busy CPU before and after the event.
+// Busy CPUs at both ends of a 2x64 machine, few (sorted) and many (marked).
+TEST_CASE("a tick all touches every busy CPU once, in order", "[properties][bookkeeping]") {
+  for (const std::vector<int>& busy : {std::vector<int>{127, 0, 64}, std::vector<int>{127, 1, 5, 9, 13, 17, 21, 25, 29, 33,
+                                                                                      63, 64, 70, 90, 100, 110, 120, 126, 0}}) {
+    std::string trace = "eevdf-trace 1\ntopology 2x64\n";
+    for (std::size_t i = 0; i < busy.size(); ++i) trace += fmt::format("task {}\n", i + 1);
+    for (std::size_t i = 0; i < busy.size(); ++i) trace += fmt::format("@0 fork {} cpu={}\n", i + 1, busy[i]);
+    trace += "@1ms tick all\n";
+    Harness<K> h(trace, {});
+    h.apply_until();
+    std::vector<int> expected = busy;
+    std::sort(expected.begin(), expected.end());
+    CHECK(h.run->checker().env().touched == expected);
+    CHECK(h.sink.violations.empty());
+  }
 }
 
 TEST_CASE("no_overflow reports key*W in eligibility after a long tick-less run", "[properties][bookkeeping]") {
