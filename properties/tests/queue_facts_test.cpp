@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "model/arith_kernel.h"
@@ -214,6 +215,37 @@ TEST_CASE("a value patch equals a recount of the changed queue", "[properties][f
   CHECK_FALSE(patched.reads_as_queue(cfs));
   CHECK_FALSE(patched.matches_recount(cfs));
   CHECK_FALSE(patched.same_as(recounted()));
+}
+
+// The per-event verification (reads_as_queue) reads every value a member keeps,
+// in the tree and in curr: a change of any one of them that no patch followed
+// shows, and undoing it makes the recount read as the queue again.
+TEST_CASE("the verification sees an unfollowed change of each counted value", "[properties][facts]") {
+  using Entity = eevdf::model::sched_entity<K>;
+  const std::vector<std::pair<const char*, void (*)(Entity&, bool)>> changes = {
+      {"vruntime, low bits", [](Entity& se, bool undo) { se.vruntime += undo ? -1 : 1; }},
+      {"vruntime, high bits", [](Entity& se, bool undo) {
+         const K::value high = K::value(1) << 64;
+         se.vruntime += undo ? -high : high;
+       }},
+      {"weight", [](Entity& se, bool undo) { se.load.weight = undo ? se.load.weight - 1024 : se.load.weight + 1024; }},
+      {"slice", [](Entity& se, bool undo) { se.slice = undo ? se.slice - 1000 : se.slice + 1000; }},
+      {"custom slice", [](Entity& se, bool) { se.custom_slice = !se.custom_slice; }},
+      {"delayed", [](Entity& se, bool) { se.sched_delayed = !se.sched_delayed; }},
+  };
+  for (const bool in_tree : {true, false}) {
+    for (const auto& [what, change] : changes) {
+      CopiedQueue copy;
+      Entity& se = in_tree ? **copy.cfs.timeline.begin() : *copy.curr;
+      const QueueFacts<K> facts = copy.counted();
+      CAPTURE(what, in_tree);
+      REQUIRE(facts.reads_as_queue(copy.cfs));
+      change(se, false);
+      CHECK_FALSE(facts.reads_as_queue(copy.cfs));
+      change(se, true);
+      CHECK(facts.reads_as_queue(copy.cfs));
+    }
+  }
 }
 
 // put_prev_entity returns curr to the tree before it clears curr (§7.3): between the
