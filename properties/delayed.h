@@ -512,8 +512,9 @@ template <class A, class P, bool Steady>
 class LagBound final : public Property<A, P> {
  public:
   using value = typename A::value;
+  // Per CPU and per task, sized once: the machine's CPUs and tasks are fixed.
   LagBound(Env<A, P>& env, std::shared_ptr<delayed_detail::LagTable<A>> lags)
-      : Property<A, P>(env), lags_(std::move(lags)) {}
+      : Property<A, P>(env), lags_(std::move(lags)), stretches_(env.m.rqs().size()), seen_(env.m.tasks().size()) {}
   std::string_view name() const override { return kSteady ? "lag_bound_steady" : "lag_bound"; }
 
   void before_event(const trace::Event&) override { lag_joins_.clear(); }
@@ -541,7 +542,6 @@ class LagBound final : public Property<A, P> {
   }
 
   void after_event_on(const trace::Event& e, const TouchedCpu<A>& at) override {
-    if (stretches_.size() != this->env_.m.rqs().size()) stretches_.resize(this->env_.m.rqs().size());
     Stretch& s = stretches_[static_cast<std::size_t>(at.cpu)];
     update(s, at, e);
     check(s, at);
@@ -617,8 +617,6 @@ class LagBound final : public Property<A, P> {
     const QueueFacts<A>& f = at.facts;
     if (!s.qualifying) return record_broken(s, f);
     const int cpu = at.cpu;
-    const auto& tasks = this->env_.m.tasks();
-    if (seen_.size() != tasks.size()) seen_.resize(tasks.size());
     const bool renamed = e.verb == trace::Verb::renice || e.verb == trace::Verb::setslice;
     const int named = renamed ? this->env_.task_index(e.task) : -1;
     const int forked = e.verb == trace::Verb::fork ? this->env_.task_index(e.task) : -1;
@@ -679,7 +677,6 @@ class LagBound final : public Property<A, P> {
   }
   // Marks the members of a new stretch (at most one) for the next compare_members.
   void mark_members(Stretch& s, const TouchedCpu<A>& at) {
-    if (seen_.size() != this->env_.m.tasks().size()) seen_.resize(this->env_.m.tasks().size());
     for (const auto& member : at.facts.members) seen_[static_cast<std::size_t>(member.task)] = {at.cpu, s.generation, member.slice};
     s.marks_stale = false;
   }

@@ -16,7 +16,7 @@ namespace eevdf::properties {
 template <class A, class P = model::profile_6_18>
 class IowaitAccounting final : public Property<A, P> {
  public:
-  using Property<A, P>::Property;
+  explicit IowaitAccounting(Env<A, P>& env) : Property<A, P>(env), expected_(env.m.rqs().size()) {}
   std::string_view name() const override { return "iowait_accounting"; }
 
   // __block_task counts an io sleeper on the runqueue where its sleep completes.
@@ -72,9 +72,7 @@ class IowaitAccounting final : public Property<A, P> {
     std::int64_t iowait = 0, acct = 0;
   };
   Count& expected(int cpu) {
-    const auto c = static_cast<std::size_t>(cpu);
-    if (expected_.size() <= c) expected_.resize(c + 1);
-    return expected_[c];
+    return expected_[static_cast<std::size_t>(cpu)];  // sized by the CPUs
   }
   std::vector<Sleeper> counted_;  // per task index
   std::vector<Count> expected_;   // per CPU
