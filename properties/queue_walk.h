@@ -209,18 +209,12 @@ struct QueueFacts {
     const std::size_t in_tree = cfs.timeline.size();
     if (members.size() != in_tree + (curr_counted ? 1 : 0)) return false;
     if (curr_counted && members.back().se != cfs.curr) return false;
-    if constexpr (std::is_same_v<value, model::s128>) {
-      // The differences of all members gathered, one test at the end: no branch per
-      // member in the walk that runs on every patched queue of every event.
-      std::uint64_t differs = 0;
-      for (std::size_t i = 0; i < in_tree; ++i) differs |= difference(members[i], true);
-      if (curr_counted) differs |= difference(members.back(), false);
-      return differs == 0;
-    } else {
-      for (std::size_t i = 0; i < members.size(); ++i)
-        if (!reads_as(*members[i].se, i < in_tree, members[i])) return false;
-      return true;
-    }
+    // Every member's test gathered, one branch at the end: no branch per member in
+    // the walk that runs on every patched queue of every event.
+    bool differs = false;
+    for (std::size_t i = 0; i < in_tree; ++i) differs |= !reads_as(members[i], true);
+    if (curr_counted) differs |= !reads_as(members.back(), false);
+    return !differs;
   }
   // Whether a recount of cfs now would give these facts: one is built (the debug
   // builds' and the tests' check, with the tree walked).
@@ -296,24 +290,15 @@ struct QueueFacts {
     members.clear();
     slice_extremes();
   }
-  // read(se, in_tree) == m, without building the member (the scaled weight follows
-  // from the full one); one test instead of a branch per field: the verification's
-  // inner loop.
-  static bool reads_as(const entity& se, bool in_tree, const Member& m) {
-    const bool differs = (&se != m.se) | (se.vruntime != m.vruntime) | (se.load.weight != m.full_weight) |
+  // read(*m.se, in_tree) == m, without building the member (the scaled weight
+  // follows from the full one); one test instead of a branch per field: the
+  // verification's inner loop.
+  static bool reads_as(const Member& m, bool in_tree) {
+    const entity& se = *m.se;
+    const bool differs = (se.vruntime != m.vruntime) | (se.load.weight != m.full_weight) |
                          (se.slice != m.slice) | (se.custom_slice != m.custom_slice) |
                          (se.sched_delayed != m.delayed) | (in_tree != m.in_tree);
     return !differs;
-  }
-  // Nonzero iff m does not read as its entity (reads_as), for exact 128-bit values:
-  // the bits that differ, gathered.
-  static std::uint64_t difference(const Member& m, bool in_tree) {
-    const entity& se = *m.se;
-    const auto v = static_cast<model::u128>(se.vruntime) ^ static_cast<model::u128>(m.vruntime);
-    const auto flags = static_cast<std::uint64_t>((se.custom_slice != m.custom_slice) | (se.sched_delayed != m.delayed) |
-                                                  (in_tree != m.in_tree));
-    return static_cast<std::uint64_t>(v) | static_cast<std::uint64_t>(v >> 64) | (se.load.weight ^ m.full_weight) |
-           (se.slice ^ m.slice) | flags;
   }
   static Member read(const entity& se, bool in_tree) {
     return Member{&se, se.task, se.custom_slice, se.sched_delayed, in_tree, se.vruntime, se.load.weight, se.slice};
