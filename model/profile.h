@@ -10,7 +10,7 @@
 
 namespace eevdf::model {
 
-// v6.18.2 with the tree's min_slice kept exact (EEVDF_MODEL.md §3.3).
+// v6.18.2 with the tree's min_slice kept exact (docs/MODEL.md §3.3).
 struct profile_6_18 {
   static constexpr std::string_view name = "6.18";
 };

@@ -1,7 +1,7 @@
 // Turning a failing trace of a campaign into a saved corpus trace: shrink it to a
 // small one that fails the same property, and write it self-contained (its header
 // carries the features and injections it needs) with the comment and expectation
-// that make it a FileCheck-style test (STYLE.md, LLVM lit).
+// that make it a FileCheck-style test (as LLVM lit's).
 #pragma once
 
 #include <string>  // texts and names

@@ -1,5 +1,5 @@
 // Tests trace/writer.h: the canonical text of hand-built traces, statement by
-// statement, against text written out by hand from TRACE_FORMAT.md's syntax and the
+// statement, against text written out by hand from docs/TRACE_FORMAT.md's syntax and the
 // writer's rules (defaults unwritten, durations in their largest unit, `features` on
 // one line, the trace-wide expects after the tasks). The round-trip property over
 // random traces lives in roundtrip_test.cpp.
