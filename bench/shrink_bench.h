@@ -1,4 +1,4 @@
-// The shrinker benchmark (issue 7, docs/BENCHMARKS.md): the same failing traces
+// The shrinker benchmark (docs/BENCHMARKS.md): the same failing traces
 // shrunk by shrinkers/ and by RapidCheck's list shrinking (rc_list_shrink.h) with a
 // budget of 10x the shrinkers' time, side by side from one run.
 //

@@ -1,4 +1,4 @@
-// The seam between kernel versions (issue: a `kernel 6.12` profile beside 6.18).
+// The seam between kernel versions (a `kernel 6.12` profile beside 6.18, docs/MODEL.md §0).
 // What differs between versions — slice protection, the upkeep of the reference
 // point v0, the reweight, the protection rules of update_curr, the pick and the
 // wakeup check — lives in profile_ops<A, Profile, Machine>, one partial

@@ -14,8 +14,8 @@
 
 namespace eevdf::runner {
 
-// Named limit: a shrink that takes longer than this gives back what it has; issue 5
-// wants the campaign's answer in about a minute, the shrink is a third of that.
+// Named limit: a shrink that takes longer than this gives back what it has; a
+// campaign should answer in about a minute, and the shrink gets a third of that.
 inline constexpr double kShrinkSecondsMax = 30;
 
 struct Shrunk {
