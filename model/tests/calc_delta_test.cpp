@@ -12,7 +12,7 @@
 
 namespace m = eevdf::model;
 
-TEST_CASE("calc_delta_fair: the spec's 30 test vectors", "[calc_delta]") {
+TEST_CASE("calc_delta_fair: the 30 test vectors of docs/MODEL.md §1.3", "[calc_delta]") {
   // docs/MODEL.md §1.3 table: nice, then calc_delta_fair of 1 ms, 2.8 ms, 3 ms.
   struct Row { int nice; std::uint64_t at_1ms, at_2_8ms, at_3ms; };
   const Row rows[] = {

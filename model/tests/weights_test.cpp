@@ -27,7 +27,7 @@ TEST_CASE("constants of the 64-bit load scale", "[weights]") {
   CHECK(m::WMULT_SHIFT == 32);
 }
 
-TEST_CASE("table spot values: first and last entry of every spec row", "[weights]") {
+TEST_CASE("table spot values: first and last entry of every table row", "[weights]") {
   // Rows of five from docs/MODEL.md §1.2, nice -20, -15, ..., 15.
   const int firsts[] = {-20, -15, -10, -5, 0, 5, 10, 15};
   const std::uint32_t weight_first[] = {88761, 29154, 9548, 3121, 1024, 335, 110, 36};

@@ -130,7 +130,7 @@ TEST_CASE("the streaming reader yields what the whole-trace parse holds", "[well
   CHECK_FALSE(reader.next());  // stays at the end
 }
 
-TEST_CASE("a header alone takes the spec's defaults", "[well-formed]") {
+TEST_CASE("a header alone takes the format's defaults", "[well-formed]") {
   const Trace t = parse("eevdf-trace 1\n");
   CHECK(t.body.empty());
   CHECK(t.header == Header{});

@@ -94,7 +94,7 @@ TEST_CASE("format_expect writes every query in its canonical form", "[writer]") 
   CHECK(format_expect(measure) == "expect measure iowait_visibility >= 25/10");
 }
 
-TEST_CASE("to_text writes the header in spec order, defaults left out", "[writer]") {
+TEST_CASE("to_text writes the header in the format's order, defaults left out", "[writer]") {
   Trace t;
   t.header.preamble = {" why this trace exists"};
   t.header.kernel = "6.18";
