@@ -1,4 +1,4 @@
-// Internal assertions that stay on in every build (house rule 5). A failure is a
+// Internal assertions that stay on in every build (they are the model's pre- and postconditions). A failure is a
 // defect of this tool, never of the input: the CLI turns it into exit code 3.
 #pragma once
 

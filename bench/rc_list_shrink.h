@@ -1,4 +1,4 @@
-// The baseline the shrinkers are measured against (issue 7, docs/BENCHMARKS.md):
+// The baseline the shrinkers are measured against (docs/BENCHMARKS.md):
 // RapidCheck's built-in shrinking of a list, applied to the trace's events.
 //
 // What it is: rc::shrink::removeChunks (the container shrink behind rc::gen::

@@ -43,7 +43,7 @@ generator::Options trace_options(const std::string& injection, std::uint64_t siz
   return o;
 }
 
-// BUGS.md's "caught by" column: the properties the search replays with (and
+// docs/INJECTIONS.md's "caught by" column: the properties the search replays with (and
 // no_overflow, which tells consequences apart), so a seed costs a fraction of a
 // replay with every property.
 const std::map<std::string, std::vector<std::string>> kCaughtBy{

@@ -1,11 +1,11 @@
-// The shrinker benchmark (issue 7, docs/BENCHMARKS.md): the same failing traces
+// The shrinker benchmark (docs/BENCHMARKS.md): the same failing traces
 // shrunk by shrinkers/ and by RapidCheck's list shrinking (rc_list_shrink.h) with a
 // budget of 10x the shrinkers' time, side by side from one run.
 //
 // The traces: for each injection and size N, the first `seeds` generated traces of
 // exactly N events (the campaign's generator settings: 2x64, 2..16 tasks on up to 8
 // busy CPUs, random feature sets, the injection on; trace k's seed split from
-// (seed, k)) that violate one of the injection's "caught by" properties (BUGS.md) on
+// (seed, k)) that violate one of the injection's "caught by" properties (docs/INJECTIONS.md) on
 // their own for the first time in their last quarter, so the failure needs the whole
 // trace's history to be searched; when `traces_max` seeds give fewer, the latest-
 // failing of them complete the set (the report shows where each fails). The target
@@ -52,7 +52,7 @@ struct ShrinkCase {
 std::vector<ShrinkCase> run_shrink_bench(const ShrinkBenchOptions& options,
                                          const std::function<void(const ShrinkCase&)>& progress);
 
-// Injections the model implements (BUGS.md minus stale_min_slice).
+// Injections the model implements (docs/INJECTIONS.md minus stale_min_slice).
 std::vector<std::string> implemented_injections();
 
 }  // namespace eevdf::bench

@@ -61,7 +61,7 @@ int add(const CorpusFlags& f) {
     return 2;
   }
   if (t.header.preamble.empty()) {
-    std::cerr << fmt::format("{}:1: no header comment; say what the trace reproduces and why (STYLE.md, rule 10)\n",
+    std::cerr << fmt::format("{}:1: no header comment; say what the trace reproduces and why\n",
                              f.file);
     return 2;
   }

@@ -1,4 +1,4 @@
-// The corpus as a test suite (STYLE.md house rule 10): every trace under a corpus
+// The corpus as a test suite (each file says in its header why it exists): every trace under a corpus
 // root's folders replayed as its own header says (its features, injections and
 // expectations; nothing from the command line), reported per folder; and filing a
 // shrunk trace under a name that never overwrites.

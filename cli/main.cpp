@@ -1,5 +1,5 @@
 // eevdf-check: flags, dispatch and exit codes. Everything else lives in libraries.
-// Exit codes (house rule 6): 0 clean, 1 a property or expectation failed,
+// Exit codes (distinct, so a script can tell them apart): 0 clean, 1 a property or expectation failed,
 // 2 bad input or usage, 3 an internal assertion of this tool.
 #include <CLI/CLI.hpp>
 

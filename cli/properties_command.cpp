@@ -43,7 +43,7 @@ int run() {
     std::cout << fmt::format("{:<26} {:<18} {:<7} {:<12} {:<14} {}\n", p.name, kind_text(p.kind), exact_text(p.exact_in),
                              properties::profiles_text(p.profiles), status, p.summary);
   }
-  // What differs under `kernel 6.12` (INVARIANTS.md, Rules; properties/profile_forms.h).
+  // What differs under `kernel 6.12` (docs/PROPERTIES.md, Rules; properties/profile_forms.h).
   std::cout << "\n6.12 forms (*) and properties that do not apply to 6.12\n";
   for (const properties::PropertyInfo& p : properties::kCatalogue)
     if (!p.on_6_12.empty()) std::cout << fmt::format("{:<26} {}\n", p.name, p.on_6_12);
@@ -58,7 +58,7 @@ int run() {
 }  // namespace
 
 Run add_properties(CLI::App& app) {
-  app.add_subcommand("properties", "List the properties (INVARIANTS.md) and how each is checked");
+  app.add_subcommand("properties", "List the properties (docs/PROPERTIES.md) and how each is checked");
   return [] { return run(); };
 }
 

@@ -71,7 +71,7 @@ Run add_replay(CLI::App& app) {
   cmd->add_option("files", flags->files, "Trace files (`-`: standard input)")->required();
   cmd->add_option("--arith", flags->arith, "Arithmetic: kernel, ideal or both (default: the trace's `arith`)")
       ->check(CLI::IsMember({"kernel", "ideal", "both"}));
-  cmd->add_option("--inject", flags->injections, "Switch on a historical bug (BUGS.md); repeatable")
+  cmd->add_option("--inject", flags->injections, "Switch on a historical bug (docs/INJECTIONS.md); repeatable")
       ->check(CLI::IsMember(replay::vocabulary().injections))
       ->take_last()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)

@@ -121,7 +121,7 @@ std::string budget_text(const runner::Options& o) {
   return fmt::format("{} s", o.seconds_max);
 }
 
-// The seed and every derived setting, first (STYLE.md: one seed reproduces everything).
+// The seed and every derived setting, first (one seed reproduces everything).
 void print_settings(const RunFlags& f, const runner::Options& o) {
   std::cout << fmt::format("seed {}{}\n", o.seed, f.seed ? "" : " (drawn; pass --seed to repeat)");
   std::string features = "random per trace";
@@ -260,7 +260,7 @@ nlohmann::json to_json(const RunFlags& f, const runner::Options& o, const runner
   return j;
 }
 
-// The corpus before new traces (STYLE.md rule 10, Hypothesis's saved examples
+// The corpus before new traces (as Hypothesis replays its saved examples
 // first): every trace as its own header says; --inject and --features do not apply.
 CorpusResult replay_corpus_first(const RunFlags& f) {
   if (f.no_corpus) return {};
@@ -362,7 +362,7 @@ Run add_run(CLI::App& app) {
   cmd->add_option("--features", f->features, "Force a feature on (X) or off (NO_X) in every trace; repeatable")
       ->delimiter(',')
       ->check(CLI::IsMember(replay::vocabulary().feature_words()));
-  cmd->add_option("--inject", f->injections, "Switch on a historical bug (BUGS.md); repeatable")
+  cmd->add_option("--inject", f->injections, "Switch on a historical bug (docs/INJECTIONS.md); repeatable")
       ->check(CLI::IsMember(replay::vocabulary().injections))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1);

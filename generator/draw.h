@@ -13,7 +13,7 @@ namespace eevdf::generator {
 model::Topology topology_of(const trace::TopologySpec& spec);
 // A CPU near `from`, as wakeups and load balancing choose: mostly the same LLC.
 int nearby_cpu(Prng& prng, const model::Topology& topo, int from);
-// Per-verb weights for one trace (swarm testing, STYLE.md).
+// Per-verb weights for one trace (swarm testing).
 std::array<std::uint32_t, 9> draw_weights(Prng& prng);
 // Tick rate, tasks (nice and slice corners included), the CPUs they live on, and
 // the feature settings and injections of Options.

@@ -31,7 +31,7 @@ using model::task_state;
 // step falls back to a tick, which is always legal.
 constexpr int kProposalTriesMax = 16;
 // The unphysical mode's longest tick-less gap: about 2.8 hours, enough to overflow
-// s64 sums of key*w with heavy weights (INVARIANTS.md no_overflow).
+// s64 sums of key*w with heavy weights (docs/PROPERTIES.md no_overflow).
 constexpr std::uint64_t kUnphysicalGapNsMax = 10'000'000'000'000ull;
 
 std::vector<model::TaskSpec> specs_of(const trace::Header& h) {

@@ -1,6 +1,6 @@
 // A generator of random traces that are valid by construction: it runs the kernel-
 // arithmetic reference model alongside, so every event it emits is legal in the
-// state the model is in (TRACE_FORMAT.md, the verb-by-state table).
+// state the model is in (docs/TRACE_FORMAT.md, the verb-by-state table).
 #pragma once
 
 #include <array>       // verb weights

@@ -1,4 +1,4 @@
-// The one source of randomness (STYLE.md: own PRNG, integers only). No <random>
+// The one source of randomness (own PRNG, integers only: the same draws on every standard library). No <random>
 // distributions: their output differs between standard libraries, and the same seed
 // must give the same bytes on every machine. xoshiro256** seeded through splitmix64.
 #pragma once

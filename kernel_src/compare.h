@@ -1,4 +1,4 @@
-// kernel_matches_reference (INVARIANTS.md): the reference model's `kernel 6.12`
+// kernel_matches_reference (docs/PROPERTIES.md): the reference model's `kernel 6.12`
 // profile in kernel arithmetic against kernel-src, field by field. Absolute virtual
 // times are compared modulo 2^64 (the reference keeps them unwrapped).
 #pragma once

@@ -1,4 +1,4 @@
-// The observer hooks in lockstep (issue #8): the calls of `placed`, `picked` and
+// The observer hooks in lockstep: the calls of `placed`, `picked` and
 // `reweighted` during one event, as kernel-src's wrappers of place_entity /
 // pick_eevdf / reweight_entity (harness.c) report them and as the reference's
 // observer hooks do (model/observer.h), compared call by call. Part of

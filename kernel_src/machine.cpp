@@ -1,5 +1,5 @@
 // The core.c orchestration around the real fair class (machine.h): our own code,
-// written from EEVDF_MODEL.md §6.4, §13, §19 and the verb table of TRACE_FORMAT.md,
+// written from docs/MODEL.md §6.4, §13, §19 and the verb table of docs/TRACE_FORMAT.md,
 // the same call sequences as the reference model's core-inl.h / core_events-inl.h.
 #include "kernel_src/machine.h"
 

@@ -1,6 +1,6 @@
 // The `kernel-src` model: the real fair class of Debian's 6.12 kernel source
 // (harness.h), driven by our own core.c orchestration of the trace verbs, written
-// from EEVDF_MODEL.md §6.4, §13, §19 like the reference model's core-inl.h. Same
+// from docs/MODEL.md §6.4, §13, §19 like the reference model's core-inl.h. Same
 // verbs and legality rules as model::Machine; state views for dumps and the
 // differential check (kernel_matches_reference).
 //

@@ -1,4 +1,4 @@
-// The kernel arithmetic (EEVDF_MODEL.md §1, §17.2): the kernel's integer formulas and
+// The kernel arithmetic (docs/MODEL.md §1, §17.2): the kernel's integer formulas and
 // rounding, bit for bit, with every 64-bit overflow detected.
 //
 // Values are exact 128-bit integers. Each kernel operation takes 64-bit operands, so

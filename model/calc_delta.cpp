@@ -1,4 +1,4 @@
-// __calc_delta() and calc_delta_fair() (EEVDF_MODEL.md §1.3).
+// __calc_delta() and calc_delta_fair() (docs/MODEL.md §1.3).
 #include "model/calc_delta.h"
 
 #include <cassert>  // assert

@@ -1,4 +1,4 @@
-// Weighted time conversion (EEVDF_MODEL.md §1.3): the kernel's __calc_delta() and
+// Weighted time conversion (docs/MODEL.md §1.3): the kernel's __calc_delta() and
 // calc_delta_fair(), bit for bit, including the fls renormalisation, the 128-bit
 // intermediate and the truncation to u64. Real time in, virtual time out.
 #pragma once
@@ -28,7 +28,7 @@ delta_factor calc_delta_factor(std::uint64_t weight, const load_weight& lw);
 std::uint64_t mul_u64_u32_shr(std::uint64_t a, std::uint32_t mul, int shift);
 
 /// §1.3 step 5: whether floor(a * mul / 2^shift) fits u64, i.e. mul_u64_u32_shr lost no
-/// bit (INVARIANTS.md no_overflow: "each __calc_delta result fits u64").
+/// bit (docs/PROPERTIES.md no_overflow: "each __calc_delta result fits u64").
 bool mul_u64_u32_shr_fits(std::uint64_t a, std::uint32_t mul, int shift);
 
 /// §1.3: models the kernel's __calc_delta() (renamed: names starting with two underscores

@@ -1,4 +1,4 @@
-// struct cfs_rq of one CPU (EEVDF_MODEL.md §3.2, §3.3): the deadline-ordered tree,
+// struct cfs_rq of one CPU (docs/MODEL.md §3.2, §3.3): the deadline-ordered tree,
 // the sums behind V, the reference point v0, curr and the next buddy.
 //
 // The tree is an ordered set keyed by (deadline, insertion order): the kernel's

@@ -1,5 +1,5 @@
 // What one replay of the model is configured with: the machine, the tick, the base
-// slice and the feature and injection switches (EEVDF_MODEL.md §2, §14; BUGS.md).
+// slice and the feature and injection switches (docs/MODEL.md §2, §14; docs/INJECTIONS.md).
 #pragma once
 
 #include <cstdint>  // ns

@@ -1,4 +1,4 @@
-// The core.c and syscalls.c orchestration around the fair class (EEVDF_MODEL.md
+// The core.c and syscalls.c orchestration around the fair class (docs/MODEL.md
 // §6.4, §13, §19): activate, block, wake, the schedule path. Included by
 // machine.cpp only.
 #pragma once

@@ -1,5 +1,5 @@
-// The trace verbs as kernel call sequences (EEVDF_MODEL.md §19), each behind the
-// verb-by-state table of TRACE_FORMAT.md. Included by core-inl.h only.
+// The trace verbs as kernel call sequences (docs/MODEL.md §19), each behind the
+// verb-by-state table of docs/TRACE_FORMAT.md. Included by core-inl.h only.
 #pragma once
 
 #include <string>
@@ -77,7 +77,7 @@ std::string Machine<A, P>::wake(std::uint64_t t, int pi, int cpu) {
     const int target = cpu >= 0 ? cpu : (p.default_cpu >= 0 ? p.default_cpu : p.cpu);
     unsigned wake_flags = WF_TTWU;
     if (target != p.cpu) {
-      // BUGS.md iowait_dec_new_rq: the count dropped on the destination instead.
+      // docs/INJECTIONS.md iowait_dec_new_rq: the count dropped on the destination instead.
       rq<A>& counted = rq_at(cfg_.injected(Injection::iowait_dec_new_rq) ? target : p.cpu);
       if (p.in_iowait) counted.nr_iowait--;
       if (p.in_iowait_acct) counted.nr_iowait_acct--;

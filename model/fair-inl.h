@@ -1,5 +1,5 @@
 // The fair class of kernel/sched/fair.c (v6.18.2) for task entities, written once
-// over the arithmetic policy A. Each function names the spec section it follows.
+// over the arithmetic policy A. Each function names the docs/MODEL.md section it follows.
 // Included only by machine.cpp, which instantiates it for both arithmetics.
 #pragma once
 

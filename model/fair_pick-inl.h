@@ -1,4 +1,4 @@
-// fair.c, part 2: accounting, slice protection and the pick (EEVDF_MODEL.md §5, §7,
+// fair.c, part 2: accounting, slice protection and the pick (docs/MODEL.md §5, §7,
 // §8, §12). Included by fair-inl.h only.
 #pragma once
 

@@ -1,5 +1,5 @@
 // fair.c, part 3: lag, placement, enqueue, dequeue, delayed dequeue and reweight
-// (EEVDF_MODEL.md §5.3, §6, §9, §10). Included by fair-inl.h only.
+// (docs/MODEL.md §5.3, §6, §9, §10). Included by fair-inl.h only.
 #pragma once
 
 #include "model/machine.h"
@@ -112,7 +112,7 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   } else {
     const bool delay = sleep && (flags & DEQUEUE_SPECIAL) == 0;
     // The kernel only WARNs here; reachable with buddy_accepts_delayed, where a
-    // delayed buddy runs and sleeps again (BUGS.md).
+    // delayed buddy runs and sleeps again (docs/INJECTIONS.md).
     EEVDF_ASSERT(!(delay && se.sched_delayed) || cfg_.injected(Injection::buddy_accepts_delayed),
                  "a delayed entity sleeps again");
     if (cfg_.feat(Feature::DELAY_DEQUEUE) && delay &&
@@ -122,7 +122,7 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
       return false;
     }
   }
-  // BUGS.md reweight_unclamped_lag: the SAVE dequeue of a renice stored raw V - v.
+  // docs/INJECTIONS.md reweight_unclamped_lag: the SAVE dequeue of a renice stored raw V - v.
   const bool clamp = !((flags & DEQUEUE_MODEL_RENICE) != 0 && cfg_.injected(Injection::reweight_unclamped_lag));
   update_entity_lag(cfs, se, clamp);
   if (cfg_.feat(Feature::PLACE_REL_DEADLINE) && !sleep) {

@@ -1,4 +1,4 @@
-// The sched_features switches the modelled fair class reads (EEVDF_MODEL.md §14),
+// The sched_features switches the modelled fair class reads (docs/MODEL.md §14),
 // by their kernel names, with each profile's defaults.
 #pragma once
 

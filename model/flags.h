@@ -10,7 +10,7 @@ inline constexpr unsigned DEQUEUE_MOVE = 1u << 2;
 inline constexpr unsigned DEQUEUE_SPECIAL = 1u << 3;
 inline constexpr unsigned DEQUEUE_DELAYED = 1u << 4;
 // Not a kernel flag: marks the SAVE dequeue of set_user_nice, the one place the
-// injection reweight_unclamped_lag (BUGS.md) changes.
+// injection reweight_unclamped_lag (docs/INJECTIONS.md) changes.
 inline constexpr unsigned DEQUEUE_MODEL_RENICE = 1u << 8;
 
 inline constexpr unsigned ENQUEUE_WAKEUP = 1u << 0;

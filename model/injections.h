@@ -1,4 +1,4 @@
-// The historical kernel bugs the model can switch on (BUGS.md), by name. With none
+// The historical kernel bugs the model can switch on (docs/INJECTIONS.md), by name. With none
 // switched on the model is the faithful one.
 #pragma once
 

@@ -1,7 +1,7 @@
 // Kernel integer helpers: the checked casts and bit operations of the model, in one place
-// (STYLE.md, "fmt, for headers": no bare signed/unsigned casts in model code). A cast that
+// (no bare signed/unsigned casts in model code: each one says what it may do to the value). A cast that
 // would change a value fails an assertion instead of wrapping silently; a truncation the
-// kernel relies on (EEVDF_MODEL.md §1.1, §1.3) is spelled out by name.
+// kernel relies on (docs/MODEL.md §1.1, §1.3) is spelled out by name.
 #pragma once
 
 #include <bit>      // std::bit_width

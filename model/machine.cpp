@@ -1,5 +1,5 @@
 // The one place the model's templates are instantiated, for both arithmetics
-// (house rule 2: one algorithm over an arithmetic policy).
+// (one algorithm over an arithmetic policy: a disagreement between arithmetics is a finding, never a fork of the code).
 #include "model/machine.h"
 
 #include "model/arith_ideal.h"

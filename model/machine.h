@@ -1,13 +1,13 @@
 // The exact reference model of the fair class (v6.18 by default; the profile P
 // holds what differs between kernel versions, profile.h) for tasks on per-CPU runqueues
-// (EEVDF_MODEL.md, §19 for the call sequences), over an arithmetic policy A:
+// (docs/MODEL.md, §19 for the call sequences), over an arithmetic policy A:
 // KernelArith (bit-exact with the kernel, overflow detected) or IdealArith (exact
 // rationals). Pure: no I/O, clock or randomness; time comes with each event.
 //
 // The public methods are the trace verbs. Each checks legality first and returns a
 // non-empty reason when the event is illegal in the current state (nothing changes
 // then); otherwise it applies the kernel's call sequence and runs every pending
-// reschedule in ascending CPU order (TRACE_FORMAT.md, immediate preemption).
+// reschedule in ascending CPU order (docs/TRACE_FORMAT.md, immediate preemption).
 #pragma once
 
 #include <cstdint>        // times
@@ -39,7 +39,7 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
 
-  // The trace verbs (TRACE_FORMAT.md). `t` never decreases. Tasks are indices
+  // The trace verbs (docs/TRACE_FORMAT.md). `t` never decreases. Tasks are indices
   // into tasks(); cpu -1 means "not given".
   std::string fork(std::uint64_t t, int p, int cpu);
   std::string wake(std::uint64_t t, int p, int cpu);

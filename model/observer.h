@@ -1,5 +1,5 @@
 // Observer hooks: the intermediate points of a transition that the property
-// checker looks at (INVARIANTS.md: placement, pick, reweight, the lag store, ...).
+// checker looks at (docs/PROPERTIES.md: placement, pick, reweight, the lag store, ...).
 // Every hook receives const views; an observer never changes the model. A Machine
 // without an observer pays one null test per hook.
 #pragma once

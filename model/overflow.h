@@ -1,4 +1,4 @@
-// Where the kernel arithmetic records each 64-bit overflow it detects (INVARIANTS.md
+// Where the kernel arithmetic records each 64-bit overflow it detects (docs/PROPERTIES.md
 // no_overflow). The model keeps going with the wrapped value, as the kernel would;
 // the replay drains the log after every event and reports what it holds.
 #pragma once

@@ -1,4 +1,4 @@
-// The seam between kernel versions (issue: a `kernel 6.12` profile beside 6.18).
+// The seam between kernel versions (a `kernel 6.12` profile beside 6.18, docs/MODEL.md §0).
 // What differs between versions — slice protection, the upkeep of the reference
 // point v0, the reweight, the protection rules of update_curr, the pick and the
 // wakeup check — lives in profile_ops<A, Profile, Machine>, one partial
@@ -10,7 +10,7 @@
 
 namespace eevdf::model {
 
-// v6.18.2 with the tree's min_slice kept exact (EEVDF_MODEL.md §3.3).
+// v6.18.2 with the tree's min_slice kept exact (docs/MODEL.md §3.3).
 struct profile_6_18 {
   static constexpr std::string_view name = "6.18";
 };

@@ -1,6 +1,6 @@
 // The `kernel 6.12` profile's operations: Debian's 6.12.117 (linux-source-6.12), read
 // off the installed source where it differs from v6.18 and written in our own code
-// (EEVDF_MODEL.md §0, §4.1, §4.3, §5.1, §7.1, §7.3, §8.2, §9, §12):
+// (docs/MODEL.md §0, §4.1, §4.3, §5.1, §7.1, §7.3, §8.2, §9, §12):
 // - v0 is zero_vruntime, re-based to V inside avg_vruntime() itself (the 2025-26
 //   back-ports), so computing V moves v0; update_curr, dequeue and yield leave it;
 // - slice protection stashes the deadline in vlag at pick (protected iff vlag ==

@@ -58,7 +58,7 @@ void profile_ops<A, profile_6_18, M>::set_protect_slice(cfs_rq<A>& cfs, entity& 
   std::uint64_t min_slice = ~std::uint64_t{0};
   if (m().cfg_.feat(Feature::RUN_TO_PARITY)) {
     slice = min_slice = m().cfs_rq_min_slice(cfs);
-    if (m().cfg_.injected(Injection::parity_ignores_min_slice)) slice = se.slice;  // BUGS.md: up to its own deadline
+    if (m().cfg_.injected(Injection::parity_ignores_min_slice)) slice = se.slice;  // docs/INJECTIONS.md: up to its own deadline
   }
   slice = std::min(slice, se.slice);
   if (slice != se.slice) vprot = m().min_vruntime(cfs, vprot, se.vruntime + m().calc_delta_fair(cfs, slice, se));
@@ -97,7 +97,7 @@ void profile_ops<A, profile_6_18, M>::reweight_entity(cfs_rq<A>& cfs, entity& se
   EEVDF_ASSERT(!se.on_rq, "tasks are reweighted off the runqueue (§9)");
   const value old_weight = A::from_u64(se.load.weight);
   const value new_weight = A::from_u64(weight);
-  // BUGS.md reweight_unscaled_lag: before eab03c23c2a1 a queued entity kept its lag
+  // docs/INJECTIONS.md reweight_unscaled_lag: before eab03c23c2a1 a queued entity kept its lag
   // unscaled; an entity off the runqueue was scaled then too.
   if (!(was_queued && m().cfg_.injected(Injection::reweight_unscaled_lag))) {
     const value scaled = A::mul(se.vlag, old_weight, cfs.overflow, "vlag*w_old in reweight_entity");
@@ -129,7 +129,7 @@ void profile_ops<A, profile_6_18, M>::wakeup_preempt_pick(rq<A>& rq, entity& se,
     m().resched_curr(rq);
     return;
   }
-  // BUGS.md parity_ignores_min_slice: before 3a0baa8e6c57 a wakeup did not shrink it.
+  // docs/INJECTIONS.md parity_ignores_min_slice: before 3a0baa8e6c57 a wakeup did not shrink it.
   if (m().cfg_.feat(Feature::RUN_TO_PARITY) && do_preempt_short &&
       !m().cfg_.injected(Injection::parity_ignores_min_slice))
     update_protect_slice(cfs, se);

@@ -1,4 +1,4 @@
-// The v6.18 profile's operations (EEVDF_MODEL.md §4.3, §5.1, §7.1, §7.3, §8.2, §9):
+// The v6.18 profile's operations (docs/MODEL.md §4.3, §5.1, §7.1, §7.3, §8.2, §9):
 // min_vruntime as v0, slice protection by vprot bounded by the shortest queued slice,
 // the reweight of 6d71a9c61604. Declared here for Machine to inherit; defined in
 // profile_6_18-inl.h.

@@ -1,4 +1,4 @@
-// struct sched_entity for a task (EEVDF_MODEL.md §3.1), over an arithmetic policy.
+// struct sched_entity for a task (docs/MODEL.md §3.1), over an arithmetic policy.
 #pragma once
 
 #include <cstdint>  // times in ns

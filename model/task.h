@@ -1,5 +1,5 @@
 // struct task_struct and struct rq, reduced to what the flat fair class reads
-// (EEVDF_MODEL.md §3, §13), over an arithmetic policy.
+// (docs/MODEL.md §3, §13), over an arithmetic policy.
 #pragma once
 
 #include <cstdint>  // counters and times
@@ -9,7 +9,7 @@
 
 namespace eevdf::model {
 
-// What a task is doing, as TRACE_FORMAT.md names the states.
+// What a task is doing, as docs/TRACE_FORMAT.md names the states.
 enum class task_state { new_, running, queued, delayed, blocked, exited };
 
 // Cache-line aligned: the header's hot fields and the entity's (sched_entity.h)

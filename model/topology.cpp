@@ -1,4 +1,4 @@
-// Topology construction and queries (TRACE_FORMAT.md `topology`; numbering in topology.h).
+// Topology construction and queries (docs/TRACE_FORMAT.md `topology`; numbering in topology.h).
 #include "model/topology.h"
 
 #include <algorithm>  // std::min
@@ -9,7 +9,7 @@ namespace eevdf::model {
 
 namespace {
 
-// TRACE_FORMAT.md `topology`: one header number must be 1..NR_CPUS_MAX; empty if it is.
+// docs/TRACE_FORMAT.md `topology`: one header number must be 1..NR_CPUS_MAX; empty if it is.
 std::string count_error(const char* what, int value) {
   assert(what != nullptr);
   if (value >= 1 && value <= NR_CPUS_MAX) {
@@ -19,7 +19,7 @@ std::string count_error(const char* what, int value) {
          ", got " + std::to_string(value);
 }
 
-// TRACE_FORMAT.md `topology`: the CPU count, in 64 bits so that no field combination
+// docs/TRACE_FORMAT.md `topology`: the CPU count, in 64 bits so that no field combination
 // overflows; only meaningful once every field is within 1..NR_CPUS_MAX.
 std::int64_t cpu_count(const Topology& t) {
   assert(t.sockets <= NR_CPUS_MAX && t.cores_per_socket <= NR_CPUS_MAX * NR_CPUS_MAX &&
@@ -29,7 +29,7 @@ std::int64_t cpu_count(const Topology& t) {
   return n;
 }
 
-// TRACE_FORMAT.md `topology`: the structural invariant every query relies on.
+// docs/TRACE_FORMAT.md `topology`: the structural invariant every query relies on.
 bool well_formed(const Topology& t) {
   const bool fields_in_range = t.sockets >= 1 && t.sockets <= NR_CPUS_MAX &&
                                t.llcs_per_socket >= 1 && t.llcs_per_socket <= NR_CPUS_MAX &&
@@ -44,7 +44,7 @@ bool well_formed(const Topology& t) {
   return llcs_fit && cpu_count(t) <= NR_CPUS_MAX;
 }
 
-// TRACE_FORMAT.md `topology`: accept a shape whose fields are in range iff it has at most
+// docs/TRACE_FORMAT.md `topology`: accept a shape whose fields are in range iff it has at most
 // NR_CPUS_MAX CPUs.
 TopologyResult finish(const Topology& t) {
   assert(t.sockets >= 1 && t.cores_per_socket >= 1 && t.smt >= 1 && "fields checked first");
@@ -59,7 +59,7 @@ TopologyResult finish(const Topology& t) {
 
 }  // namespace
 
-// TRACE_FORMAT.md `topology AxB`.
+// docs/TRACE_FORMAT.md `topology AxB`.
 TopologyResult Topology::short_form(int sockets, int cores_per_socket) {
   for (const std::string& e :
        {count_error("sockets", sockets), count_error("cores per socket", cores_per_socket)}) {
@@ -73,7 +73,7 @@ TopologyResult Topology::short_form(int sockets, int cores_per_socket) {
   return finish({sockets, llcs, cores_per_llc, 1, cores_per_socket});
 }
 
-// TRACE_FORMAT.md `topology sockets= llcs= cores= smt=`.
+// docs/TRACE_FORMAT.md `topology sockets= llcs= cores= smt=`.
 TopologyResult Topology::long_form(int sockets, int llcs_per_socket, int cores_per_llc,
                                    int smt) {
   for (const std::string& e :
@@ -89,7 +89,7 @@ TopologyResult Topology::long_form(int sockets, int llcs_per_socket, int cores_p
   return finish({sockets, llcs_per_socket, cores_per_llc, smt, cores_per_socket});
 }
 
-// TRACE_FORMAT.md: the default `topology 2x64`.
+// docs/TRACE_FORMAT.md: the default `topology 2x64`.
 Topology Topology::trace_default() {
   const TopologyResult r = short_form(2, 64);
   assert(r.topology.has_value() && r.error.empty());
@@ -97,7 +97,7 @@ Topology Topology::trace_default() {
   return *r.topology;
 }
 
-// TRACE_FORMAT.md `topology`: sockets * cores_per_socket * smt.
+// docs/TRACE_FORMAT.md `topology`: sockets * cores_per_socket * smt.
 int Topology::ncpus() const {
   assert(well_formed(*this) && "queries need a valid topology");
   const int n = sockets * cores_per_socket * smt;
@@ -128,21 +128,21 @@ int Topology::llc_of(int cpu) const {
   return llc;
 }
 
-// TRACE_FORMAT.md `topology`: LLC sharing decides wakeup-affine targets.
+// docs/TRACE_FORMAT.md `topology`: LLC sharing decides wakeup-affine targets.
 bool Topology::same_llc(int a, int b) const {
   const bool same = llc_of(a) == llc_of(b);
   assert((!same || socket_of(a) == socket_of(b)) && "an LLC never spans sockets");
   return same;
 }
 
-// TRACE_FORMAT.md `topology`: socket membership.
+// docs/TRACE_FORMAT.md `topology`: socket membership.
 bool Topology::same_socket(int a, int b) const {
   const bool same = socket_of(a) == socket_of(b);
   assert(same || !same_llc(a, b));
   return same;
 }
 
-// TRACE_FORMAT.md `topology`: SMT siblings share a core.
+// docs/TRACE_FORMAT.md `topology`: SMT siblings share a core.
 bool Topology::smt_siblings(int a, int b) const {
   const bool siblings = core_of(a) == core_of(b);
   assert((!siblings || smt > 1 || a == b) && "without SMT a CPU is only its own sibling");

@@ -1,4 +1,4 @@
-// The machine's shape (TRACE_FORMAT.md `topology` header): sockets, last-level caches,
+// The machine's shape (docs/TRACE_FORMAT.md `topology` header): sockets, last-level caches,
 // cores and SMT threads, and the CPU-numbering queries the wakeup and migration paths ask.
 //
 // CPU numbering: cpu = (socket * cores_per_socket + core_in_socket) * smt + thread, so SMT
@@ -24,12 +24,12 @@ namespace eevdf::model {
 /// from int overflow. Today's largest servers fit.
 inline constexpr int NR_CPUS_MAX = 4096;
 
-/// TRACE_FORMAT.md: the short form `AxB` groups each socket's cores into LLCs of 8.
+/// docs/TRACE_FORMAT.md: the short form `AxB` groups each socket's cores into LLCs of 8.
 inline constexpr int SHORT_FORM_LLC_CORES = 8;
 
 struct TopologyResult;
 
-/// TRACE_FORMAT.md `topology`: build with short_form/long_form, not field by field.
+/// docs/TRACE_FORMAT.md `topology`: build with short_form/long_form, not field by field.
 struct Topology {
   int sockets;
   int llcs_per_socket;  // ceil(cores_per_socket / cores_per_llc)
@@ -37,16 +37,16 @@ struct Topology {
   int smt;              // hardware threads per core
   int cores_per_socket;
 
-  /// TRACE_FORMAT.md `topology AxB`: LLCs of 8 cores (the last one partial when B is not
+  /// docs/TRACE_FORMAT.md `topology AxB`: LLCs of 8 cores (the last one partial when B is not
   /// a multiple of 8), one LLC per socket when B < 8, no SMT.
   static TopologyResult short_form(int sockets, int cores_per_socket);
 
-  /// TRACE_FORMAT.md `topology sockets= llcs= cores= smt=`: per socket LLCs, per LLC
+  /// docs/TRACE_FORMAT.md `topology sockets= llcs= cores= smt=`: per socket LLCs, per LLC
   /// cores, per core threads; every LLC is full.
   static TopologyResult long_form(int sockets, int llcs_per_socket, int cores_per_llc,
                                   int smt);
 
-  /// TRACE_FORMAT.md default `topology 2x64`: 2 sockets x 8 LLCs x 8 cores, 128 CPUs.
+  /// docs/TRACE_FORMAT.md default `topology 2x64`: 2 sockets x 8 LLCs x 8 cores, 128 CPUs.
   static Topology trace_default();
 
   /// Number of CPUs, 1..NR_CPUS_MAX.

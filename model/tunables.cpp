@@ -1,4 +1,4 @@
-// Tunables (EEVDF_MODEL.md §2).
+// Tunables (docs/MODEL.md §2).
 #include "model/tunables.h"
 
 #include <algorithm>  // std::clamp, std::min

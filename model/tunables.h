@@ -1,4 +1,4 @@
-// Tunables and constants (EEVDF_MODEL.md §2): the tick length, the CPU-scaled base slice
+// Tunables and constants (docs/MODEL.md §2): the tick length, the CPU-scaled base slice
 // and the clamp on a custom slice (sched_attr.sched_runtime).
 #pragma once
 
@@ -33,7 +33,7 @@ std::uint32_t get_update_sysctl_factor(int ncpus,
 inline constexpr std::uint64_t NORMALIZED_BASE_SLICE_6_18_NS = 700'000;
 /// §0/§2 the `kernel 6.12` profile is Debian's 6.12.117, which has the back-ported 0.70 ms.
 inline constexpr std::uint64_t NORMALIZED_BASE_SLICE_6_12_NS = 700'000;
-/// §2 mainline stable v6.12.19 (the spec's K6.12) still has the 0.75 ms of v6.6-v6.14.
+/// §2 mainline stable v6.12.19 still has the 0.75 ms of v6.6-v6.14.
 inline constexpr std::uint64_t NORMALIZED_BASE_SLICE_6_12_19_NS = 750'000;
 
 /// §2: the kernel keeps sysctl_sched_base_slice = factor * normalized in an `unsigned int`

@@ -1,4 +1,4 @@
-// Weights and inverses (EEVDF_MODEL.md §1.2, §1.3 lazy inverse).
+// Weights and inverses (docs/MODEL.md §1.2, §1.3 lazy inverse).
 #include "model/weights.h"
 
 #include <algorithm>  // std::max

@@ -1,4 +1,4 @@
-// Task weights and their inverses (EEVDF_MODEL.md §1.2, §1.3 lazy inverse): the 64-bit
+// Task weights and their inverses (docs/MODEL.md §1.2, §1.3 lazy inverse): the 64-bit
 // kernel's fixed-point load scale, the nice tables copied verbatim, `struct load_weight`.
 // The tables are immutable constants, not state: model/ still has no mutable globals.
 #pragma once

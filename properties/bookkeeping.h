@@ -1,4 +1,4 @@
-// INVARIANTS.md, Bookkeeping: sums_consistent, counters_consistent,
+// docs/PROPERTIES.md, Bookkeeping: sums_consistent, counters_consistent,
 // task_conservation and no_overflow. Checked after each event on the CPUs the
 // event touched (only those can have changed).
 #pragma once
@@ -199,7 +199,7 @@ class TaskConservation final : public Property<A, P> {
   std::uint8_t pass_ = 0;
 };
 
-// Every s64 the kernel forms fits (INVARIANTS.md no_overflow): the kernel
+// Every s64 the kernel forms fits (docs/PROPERTIES.md no_overflow): the kernel
 // arithmetic logs each one; a runqueue stays tainted until it empties. An overflow
 // after a tick-less stretch of >= 1 s with queued entities is a known finding
 // (findings.h: monotone-min-vruntime-overflow on 6.18, k612-tickless-eligibility-overflow

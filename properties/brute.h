@@ -1,5 +1,5 @@
 // Brute-force recomputations the properties compare the model against: written
-// here from the spec, independent of the model's fair.c code (INVARIANTS.md, rules).
+// here from docs/MODEL.md, independent of the model's fair.c code (docs/PROPERTIES.md, rules).
 #pragma once
 
 #include <cstdint>      // weights
@@ -78,7 +78,7 @@ bool eligible(const model::cfs_rq<A>& cfs, const typename A::value& vruntime) {
 }
 
 // §1.3 calc_delta_fair: the kernel's bit-exact value (model/calc_delta.h, itself
-// tested against the spec vectors), or exactly delta * 1024 / w in the ideal one.
+// tested against the docs/MODEL.md §1.3 vectors), or exactly delta * 1024 / w in the ideal one.
 template <class A>
 typename A::value calc_delta_fair(std::uint64_t delta, const model::sched_entity<A>& se) {
   if constexpr (kernel_arith<A>) {

@@ -1,4 +1,4 @@
-// The property catalogue of INVARIANTS.md: names, what kind of check each is, and
+// The property catalogue of docs/PROPERTIES.md: names, what kind of check each is, and
 // the arithmetic it is exact in. The checks themselves live beside this file.
 #pragma once
 
@@ -9,7 +9,7 @@ namespace eevdf::properties {
 
 enum class Kind { pass_fail, measure, both };  // `both`: pass/fail in some stretches, else a measure
 enum class Exact { kernel, ideal, both, system };
-// The kernel profiles a property applies to (INVARIANTS.md, Rules), and whether its
+// The kernel profiles a property applies to (docs/PROPERTIES.md, Rules), and whether its
 // 6.12 statement differs from the 6.18 one (Forms<P>, profile_forms.h).
 enum class Profiles { both, both_own_6_12_form, only_6_18, only_6_12 };
 

@@ -1,5 +1,5 @@
-// INVARIANTS.md, Delayed dequeue (delayed_entry, delayed_frozen, delayed_completion;
-// EEVDF_MODEL.md §6.3, §10) and Fairness bounds (lag_bound_steady, lag_bound; §16).
+// docs/PROPERTIES.md, Delayed dequeue (delayed_entry, delayed_frozen, delayed_completion;
+// docs/MODEL.md §6.3, §10) and Fairness bounds (lag_bound_steady, lag_bound; §16).
 // The delayed checks follow each delayed entity from its delay_entered hook to its
 // delay_left hook; the bounds follow a stretch per runqueue, updated only when an
 // event touches that runqueue (nothing changes on the others).
@@ -96,7 +96,7 @@ class PerCpuTasks {
 
 }  // namespace delayed_detail
 
-// delayed_entry (INVARIANTS.md; §6.3 step 3, §10): an entity becomes delayed only
+// delayed_entry (docs/PROPERTIES.md; §6.3 step 3, §10): an entity becomes delayed only
 // in the running task's sleep (DEQUEUE_SLEEP without SPECIAL), only with
 // DELAY_DEQUEUE, and only while ineligible (lag < 0, recomputed from the queue right
 // after set_delayed; the entity is still queued). A delayed entity that appears on
@@ -166,7 +166,7 @@ class DelayedEntry final : public Property<A, P> {
   std::vector<char> known_;  // per task index: entered the delayed state by the hook
 };
 
-// delayed_frozen (INVARIANTS.md; §10 "While delayed"): a delayed entity does not run,
+// delayed_frozen (docs/PROPERTIES.md; §10 "While delayed"): a delayed entity does not run,
 // so while it stays delayed on one runqueue its vruntime and deadline stay as they
 // were when it was delayed. Its own renice or setslice (a SAVE/RESTORE re-placement)
 // or its migration re-places it legitimately: the snapshot is taken again. Checked
@@ -236,7 +236,7 @@ class DelayedFrozen final : public Property<A, P> {
   std::vector<Snapshot> snaps_;         // per task index: where and what it was when delayed
 };
 
-// delayed_completion (INVARIANTS.md; §10): a delayed entity leaves the delayed state
+// delayed_completion (docs/PROPERTIES.md; §10): a delayed entity leaves the delayed state
 // only by the pick that chose it (its dequeue completes: off the queue, and with
 // DELAY_ZERO a stored vlag <= 0), by a wakeup of its task (requeue: still queued; a
 // lag > 0 is re-placed at exactly zero lag, else vruntime and deadline are kept), or
@@ -468,7 +468,7 @@ class LagTable {
 
 }  // namespace delayed_detail
 
-// The two fairness bounds (INVARIANTS.md, Fairness bounds; EEVDF_MODEL.md §16): a
+// The two fairness bounds (docs/PROPERTIES.md, Fairness bounds; docs/MODEL.md §16): a
 // task's service lag w*(V - v)/1024 ns, recomputed from the queue after every event
 // on the runqueues the event touched, against a bound B + q, q = TICK_NSEC. Each is
 // pass/fail in its stretches and a measure elsewhere: the largest |service lag| /

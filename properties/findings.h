@@ -1,4 +1,4 @@
-// The findings registry (BUGS.md, Findings; INVARIANTS.md): failures of the faithful
+// The findings registry (docs/INJECTIONS.md, Findings; docs/PROPERTIES.md): failures of the faithful
 // model that are genuine upstream behaviour. A violation is a known finding only when
 // its property, the profile and the condition all match an entry; each entry has a
 // trace in corpus/findings/ that shows it.
@@ -26,7 +26,7 @@ inline constexpr std::array<FindingInfo, 9> kFindings{{
     {"delay-dequeue-hides-iowait", "iowait_visibility", "6.12, 6.18",
      "any delayed io sleep: a measure, never a failure",
      "DELAY_DEQUEUE (152e11f6df29, v6.12): __block_task runs only when the delayed dequeue completes"},
-    // The fairness bounds (INVARIANTS.md asks which stretches lag_bound holds in on
+    // The fairness bounds (docs/PROPERTIES.md asks which stretches lag_bound holds in on
     // the faithful model; properties/delayed.h checks it only there).
     {"lag-bound-steady-off-tick-grid", "lag_bound_steady", "6.18",
      "r_max is not a whole number of ticks and the lag is within ceil(r_max/q)*q + q: a protected slice "

@@ -1,6 +1,6 @@
 // Which hooks a property class overrides, found at compile time, so that the Checker
 // calls each property only at the hooks it looks at: a replay fires about a dozen
-// hooks per event and most properties override two or three of them (INVARIANTS.md:
+// hooks per event and most properties override two or three of them (docs/PROPERTIES.md:
 // a checked replay costs at most 3x a plain one). A property made without its mask
 // (Property's default) is called at every hook, as before.
 #pragma once

@@ -1,4 +1,4 @@
-// INVARIANTS.md, iowait: iowait_accounting (pass/fail) and iowait_visibility (a
+// docs/PROPERTIES.md, iowait: iowait_accounting (pass/fail) and iowait_visibility (a
 // measure). The expected counts are kept here from the trace and the block
 // completions, independently of the model's counters (§13.1 I1-I4, §13.2).
 #pragma once
@@ -81,7 +81,7 @@ class IowaitAccounting final : public Property<A, P> {
 
 // A measure: the time-integral (ns x tasks) of io sleepers that no nr_iowait counts.
 // With DELAY_DEQUEUE an ineligible io sleeper is delayed, so it is counted only when
-// its dequeue completes at a later pick, or never (BUGS.md, Findings).
+// its dequeue completes at a later pick, or never (docs/INJECTIONS.md, Findings).
 template <class A, class P = model::profile_6_18>
 class IowaitVisibility final : public Property<A, P> {
  public:

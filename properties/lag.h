@@ -1,4 +1,4 @@
-// INVARIANTS.md, EEVDF core and fairness bounds: placement and lag
+// docs/PROPERTIES.md, EEVDF core and fairness bounds: placement and lag
 // (placement_eligible, placement_preserves_lag, migration_preserves_lag,
 // reweight_preserves_lag, lag_clamped) and, from Bookkeeping, service_conservation.
 // The placement and lag checks are judged at the model's own intermediate points
@@ -6,7 +6,7 @@
 // lags and the clamp by brute force; service_conservation after each event, on the
 // CPUs the event touched.
 //
-// The kernel bound of a PLACE_LAG placement (EEVDF_MODEL.md §4.1, §6.1, §17.2),
+// The kernel bound of a PLACE_LAG placement (docs/MODEL.md §4.1, §6.1, §17.2),
 // used by three of the checks. Others' sums S and L (scaled weights) with exact
 // mean m = S/L; V = m - f, f in [0, (L-1)/L] (the floor); the entity of weight w
 // with stored lag l is put at v = V - lag', lag' = l(L+w)/L - t, t the truncation
@@ -78,7 +78,7 @@ int event_task(const Env<A, P>& env, trace::Verb verb) {
 
 }  // namespace lag_detail
 
-// placement_eligible (INVARIANTS.md, EEVDF core; EEVDF_MODEL.md §4.1, §6.1): an
+// placement_eligible (docs/PROPERTIES.md, EEVDF core; docs/MODEL.md §4.1, §6.1): an
 // entity placed with non-negative stored lag (a fork, a zero-lag wakeup, a
 // positive-lag DELAY_ZERO requeue), or with PLACE_LAG off (placed at V), is
 // eligible right after its placement: V floors, so v <= V' (the left bias).
@@ -103,7 +103,7 @@ class PlacementEligible final : public Property<A, P> {
   }
 };
 
-// placement_preserves_lag (INVARIANTS.md, EEVDF core; EEVDF_MODEL.md §6.1 step 3):
+// placement_preserves_lag (docs/PROPERTIES.md, EEVDF core; docs/MODEL.md §6.1 step 3):
 // right after a PLACE_LAG placement of an entity with stored vlag l on a queue that
 // held others, V' - v = l: the (L+w)/L inflation undoes the insertion's dilution.
 // Ideal: exactly; kernel: within the bound derived at the top of this file.
@@ -132,7 +132,7 @@ class PlacementPreservesLag final : public Property<A, P> {
   }
 };
 
-// migration_preserves_lag (INVARIANTS.md, EEVDF core; EEVDF_MODEL.md §6.3, §6.1,
+// migration_preserves_lag (docs/PROPERTIES.md, EEVDF core; docs/MODEL.md §6.3, §6.1,
 // §11, §19 migrate): with PLACE_LAG and PLACE_REL_DEADLINE, a `migrate` to a
 // non-empty runqueue stores vlag = clamp(V_src - v, ±limit) (§5.3) at the source,
 // the destination's placement consumes that value and gives it back as the lag
@@ -207,7 +207,7 @@ class MigrationPreservesLag final : public Property<A, P> {
   typename A::value rel_{};
 };
 
-// reweight_preserves_lag (INVARIANTS.md, EEVDF core; EEVDF_MODEL.md §9, §19 renice):
+// reweight_preserves_lag (docs/PROPERTIES.md, EEVDF core; docs/MODEL.md §9, §19 renice):
 // a renice of a queued task is a SAVE dequeue (lag stored, deadline made relative),
 // a scaling of vlag and the relative deadline by W_old/W_new, and a RESTORE
 // placement. Checked, with PLACE_LAG on and other entities queued:
@@ -307,7 +307,7 @@ class ReweightPreservesLag final : public Property<A, P> {
   Saved saved_;
 };
 
-// lag_clamped (INVARIANTS.md, Fairness bounds; EEVDF_MODEL.md §5.3), kernel
+// lag_clamped (docs/PROPERTIES.md, Fairness bounds; docs/MODEL.md §5.3), kernel
 // arithmetic: whenever update_entity_lag stores a vlag, |vlag| <= calc_delta_fair(
 // max(2*slice, TICK_NSEC), se) for the slice and weight of that moment. (A later
 // reweight or slice change may leave it beyond the new limit: not checked then.)
@@ -332,7 +332,7 @@ class LagClamped final : public Property<A, P> {
   }
 };
 
-// service_conservation (INVARIANTS.md, Bookkeeping; EEVDF_MODEL.md §5.1, §7.3, §19):
+// service_conservation (docs/PROPERTIES.md, Bookkeeping; docs/MODEL.md §5.1, §7.3, §19):
 // at every event time t, the CPU time charged to tasks (sum_exec_runtime) plus, per
 // busy CPU, t - curr.exec_start (run but not yet charged) equals the CPUs' busy
 // time up to t, to the nanosecond. Kept per CPU, which implies the global sum: a

@@ -1,4 +1,4 @@
-// INVARIANTS.md, EEVDF core: lag_zero_sum and the pick properties (pick_eligible,
+// docs/PROPERTIES.md, EEVDF core: lag_zero_sum and the pick properties (pick_eligible,
 // pick_earliest_deadline, pick_nonempty), recomputed from the queued entities.
 #pragma once
 

@@ -1,4 +1,4 @@
-// What a check reads differently under each kernel profile (INVARIANTS.md, Rules:
+// What a check reads differently under each kernel profile (docs/PROPERTIES.md, Rules:
 // "on 6.12 use the 6.12 rules where they differ"): one specialization of Forms<P>
 // per profile, like the model's profile_ops, so that a check asks its form instead of
 // testing a version. Every member recomputes from the model's fields; none calls the
@@ -31,7 +31,7 @@ struct SharedForms {
   }
 };
 
-// v6.18.2 (EEVDF_MODEL.md §4.3, §7.1, §7.3, §8.2, §9 as K6.18).
+// v6.18.2 (docs/MODEL.md §4.3, §7.1, §7.3, §8.2, §9 as K6.18).
 template <>
 struct Forms<model::profile_6_18> : SharedForms<Forms<model::profile_6_18>> {
   static constexpr std::string_view profile = model::profile_6_18::name;
@@ -85,7 +85,7 @@ struct Forms<model::profile_6_18> : SharedForms<Forms<model::profile_6_18>> {
   static constexpr std::string_view tickless_overflow = known_finding("monotone-min-vruntime-overflow");
 };
 
-// Debian's 6.12.117 (EEVDF_MODEL.md §4.3 zero_vruntime, §5.1, §7.1, §7.3, §8.2, §9
+// Debian's 6.12.117 (docs/MODEL.md §4.3 zero_vruntime, §5.1, §7.1, §7.3, §8.2, §9
 // as K6.12): protection is the deadline stashed in vlag at pick.
 template <>
 struct Forms<model::profile_6_12> : SharedForms<Forms<model::profile_6_12>> {

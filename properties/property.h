@@ -1,4 +1,4 @@
-// The interface of one property of INVARIANTS.md: an observer of the model's
+// The interface of one property of docs/PROPERTIES.md: an observer of the model's
 // intermediate points plus hooks around each event. A property reads the model
 // through const views only, and recomputes what it expects by brute force
 // (brute.h), never by calling the model's own pick, placement or eligibility code.
@@ -31,7 +31,7 @@ struct Violation {
   int task = 0;           // 0: not about one task
   std::string values;     // the values involved, "expected X, found Y"
   std::string explanation;
-  bool consequence = false;  // on a runqueue after its no_overflow (INVARIANTS.md)
+  bool consequence = false;  // on a runqueue after its no_overflow (docs/PROPERTIES.md)
   std::string_view finding;  // the known finding it matches (findings.h), or empty
 };
 

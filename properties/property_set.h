@@ -1,7 +1,7 @@
 // The registered property classes behind one Property: each hook reaches every
 // adopted property of the classes that override it with a direct call instead of a
 // virtual one per property (the classes are final), and at the event boundaries and
-// the frequent hooks the checks are compiled into one body (INVARIANTS.md: a
+// the frequent hooks the checks are compiled into one body (docs/PROPERTIES.md: a
 // checked replay costs at most 3x a plain one). Each property stays its own check
 // with its own state; the set only calls them, in the order of its classes (the
 // registry's).

@@ -1,7 +1,7 @@
-// INVARIANTS.md, EEVDF core: slice protection and rescheduling (wakeup_preempt_rule,
+// docs/PROPERTIES.md, EEVDF core: slice protection and rescheduling (wakeup_preempt_rule,
 // lone_no_resched, slice_sane, min_slice_exact, slice_protection). Each check
 // recomputes the pick, the minimum slice and the protection limit itself from the
-// queued entities (EEVDF_MODEL.md §5.1, §7.1, §7.3, §8.2, §9), never through the
+// queued entities (docs/MODEL.md §5.1, §7.1, §7.3, §8.2, §9), never through the
 // model's pick_eevdf / set_protect_slice / protect_slice code.
 #pragma once
 

@@ -1,4 +1,4 @@
-// INVARIANTS.md slice_protection in its 6.12 form (Debian 6.12.117; EEVDF_MODEL.md
+// docs/PROPERTIES.md slice_protection in its 6.12 form (Debian 6.12.117; docs/MODEL.md
 // §5.1 K6.12 step 6, §7.3 K6.12, §8.2 K6.12). 6.12 has no vprot: set_next_entity
 // stashes the deadline in vlag, curr is protected while vlag == deadline, i.e. until
 // update_deadline() renews the deadline or a PREEMPT_SHORT wakeup cancels it

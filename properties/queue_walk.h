@@ -1,6 +1,6 @@
 // Allocation-free walks over a runqueue's queued entities Q (the tree and an on_rq
 // curr), and the facts the checks share: counted once per runqueue per hook or event
-// instead of once per property (INVARIANTS.md: a checked replay costs at most
+// instead of once per property (docs/PROPERTIES.md: a checked replay costs at most
 // 3x a plain one). The facts are recounts, patched at queue moves and value
 // changes and checked against a walk of the queue (Env::facts); each property
 // still judges alone.

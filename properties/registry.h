@@ -33,7 +33,7 @@ std::string not_applicable(std::string_view name, std::string_view profile);
 // "" otherwise.
 std::string_view system_check(std::string_view name);
 
-// Whether `name` runs in the kernel (or else the ideal) arithmetic (INVARIANTS.md).
+// Whether `name` runs in the kernel (or else the ideal) arithmetic (docs/PROPERTIES.md).
 bool runs_in(const PropertyInfo& p, bool kernel_arithmetic);
 
 // Adds the selected properties that run in A, in their profile-P forms, to the

@@ -2,7 +2,7 @@
 // `kernel 6.12`): the primary arithmetic drives the trace with the property checker
 // installed (the checks in their profile forms, properties/profile_forms.h); an
 // optional shadow in the other arithmetic answers `lag` / `ideal.lag` queries
-// (TRACE_FORMAT.md, Expectations).
+// (docs/TRACE_FORMAT.md, Expectations).
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// fast_matches_reference (INVARIANTS.md, differential): one trace through the
+// fast_matches_reference (docs/PROPERTIES.md, differential): one trace through the
 // kernel-arithmetic reference and the fast model side by side, every state field and
 // view compared after every event. The first difference is reported with its field,
 // event and line. Where the reference reports an overflow (no_overflow) the

@@ -1,4 +1,4 @@
-// ideal_tracks_kernel (INVARIANTS.md, whole system; docs/IDEAL_TRACKS_KERNEL.md): one
+// ideal_tracks_kernel (docs/PROPERTIES.md, whole system; docs/IDEAL_TRACKS_KERNEL.md): one
 // trace through the kernel and the ideal arithmetic in lockstep. The kernel model is
 // primary (the trace was written against it). After every event the decisions each
 // model took on each CPU are compared in order; where they differ, the divergence is

@@ -1,4 +1,4 @@
-// kernel_matches_reference, one event at a time (INVARIANTS.md, whole system): the
+// kernel_matches_reference, one event at a time (docs/PROPERTIES.md, whole system): the
 // reference's 6.12 profile (with the checker's properties, if any are selected) and
 // kernel-src (the real 6.12 fair.c) take the same events; after each, every state
 // field and this event's place_entity / pick_eevdf / reweight_entity calls must be

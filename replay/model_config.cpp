@@ -21,7 +21,7 @@ void apply_injection(model::Config& config, const std::string& name, const std::
   if (!injection) throw trace::TraceError({file, 0, 0}, "unknown injection `" + name + "`");
   if (*injection == model::Injection::stale_min_slice)
     throw trace::TraceError({file, 0, 0}, "injection `stale_min_slice` is not implemented",
-                            "it needs the kernel's exact rbtree shape (BUGS.md)");
+                            "it needs the kernel's exact rbtree shape (docs/INJECTIONS.md)");
   config.injections.set(*injection);
 }
 

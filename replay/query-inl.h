@@ -136,7 +136,7 @@ QueryResult evaluate(const model::Machine<A, P>& m, const trace::Expect& x) {
   return evaluate_task(m, m.tasks().at(static_cast<std::size_t>(index)), x);
 }
 
-// A number for the dump: an integer when it is one, else "p/q" (TRACE_FORMAT.md).
+// A number for the dump: an integer when it is one, else "p/q" (docs/TRACE_FORMAT.md).
 inline nlohmann::ordered_json json_number(const Rational& r) {
   if (boost::multiprecision::denominator(r) == 1) {
     const auto n = boost::multiprecision::numerator(r);

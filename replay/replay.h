@@ -14,7 +14,7 @@
 
 namespace eevdf::replay {
 
-// The exit codes of TRACE_FORMAT.md and house rule 6; they never blur.
+// The exit codes of docs/TRACE_FORMAT.md; they never blur.
 enum class Outcome { clean = 0, failed = 1, bad_input = 2, internal = 3 };
 
 enum class Dump { none, active_cpus, full };

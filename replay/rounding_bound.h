@@ -4,7 +4,7 @@
 // arithmetic and the bound on how far the kernel's quantities can be from the ideal
 // ones after the roundings so far, which it keeps per entity, hook by hook.
 //
-// The bounds are derived from where the kernel rounds (EEVDF_MODEL.md §17.2), never
+// The bounds are derived from where the kernel rounds (docs/MODEL.md §17.2), never
 // from the kernel model's values: the differential (ideal_diff.h) compares them with
 // the kernel's actual values, so a wrong bound or a wrong rounding shows.
 #pragma once

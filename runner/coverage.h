@@ -1,4 +1,4 @@
-// Coverage probes (STYLE.md, FoundationDB's CODE_PROBE): counts of the kernel paths
+// Coverage probes (as FoundationDB's CODE_PROBE): counts of the kernel paths
 // a run exercised, so a user sees what it did and did not reach. Installed as a
 // property that only counts and never fails.
 #pragma once

@@ -1,4 +1,4 @@
-// kernel_matches_reference on a generated trace (INVARIANTS.md): the trace is drawn
+// kernel_matches_reference on a generated trace (docs/PROPERTIES.md): the trace is drawn
 // under the `kernel 6.12` profile (validity depends on its decisions) and replayed
 // through the reference's 6.12 profile and kernel-src side by side, every state field
 // compared after every event; with a sink, the properties run on the reference in

@@ -39,7 +39,7 @@ struct Options {
   std::uint64_t ideal_every = 0;
 };
 
-// The generator settings of `run`: the defaults of issue 5 (2x64, 2 to 16 tasks on up
+// The generator settings of `run`: the defaults (2x64, 2 to 16 tasks on up
 // to 8 busy CPUs, 50 to 500 events), random feature sets, one trace in eight steady.
 generator::Options default_generator_options();
 

@@ -1,7 +1,7 @@
 // Turning a failing trace of a campaign into a saved corpus trace: shrink it to a
 // small one that fails the same property, and write it self-contained (its header
 // carries the features and injections it needs) with the comment and expectation
-// that make it a FileCheck-style test (STYLE.md, LLVM lit).
+// that make it a FileCheck-style test (as LLVM lit's).
 #pragma once
 
 #include <string>  // texts and names
@@ -14,8 +14,8 @@
 
 namespace eevdf::runner {
 
-// Named limit: a shrink that takes longer than this gives back what it has; issue 5
-// wants the campaign's answer in about a minute, the shrink is a third of that.
+// Named limit: a shrink that takes longer than this gives back what it has; a
+// campaign should answer in about a minute, and the shrink gets a third of that.
 inline constexpr double kShrinkSecondsMax = 30;
 
 struct Shrunk {

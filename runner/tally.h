@@ -4,7 +4,7 @@
 #pragma once
 
 #include <cstdint>  // counts
-#include <map>      // per property, ordered (never unordered: STYLE.md tie-breaks)
+#include <map>      // per property, ordered (never unordered: output must not depend on hash order)
 #include <string>   // names
 
 #include "runner/coverage.h"

@@ -1,4 +1,4 @@
-// The judges of the differential properties (INVARIANTS.md, whole system): a candidate
+// The judges of the differential properties (docs/PROPERTIES.md, whole system): a candidate
 // fails when two implementations of the same trace disagree. fast_matches_reference:
 // the fast model's scalar or SIMD build against the reference (replay/fast_diff.h);
 // ideal_tracks_kernel: the two arithmetics, a divergence the rounding bound does not

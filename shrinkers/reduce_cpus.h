@@ -1,7 +1,7 @@
 // Pass 3, fewer CPUs.
 //
 // Tries, in this order, each as a topology `1xN` (only the CPU count matters to the
-// model: it scales the base slice, EEVDF_MODEL.md §2):
+// model: it scales the base slice, docs/MODEL.md §2):
 //   1. every CPU folded onto CPU 0 (topology 1x1);
 //   2. the CPUs the trace names renumbered 0..k-1 in their order (topology 1xk);
 //   3. a CPU folded into each lower one, lowest first, the highest CPU first and

@@ -1,5 +1,5 @@
 // The shrinkers' entry point: reduce a failing trace to a small one that fails the
-// same property (STYLE.md house rule 9: same property or reject; coarse to fine;
+// same property (same property or reject; coarse to fine;
 // every candidate validated by replay).
 //
 // The passes, in the order `shrink` runs them, each in its own file with its

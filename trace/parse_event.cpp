@@ -1,4 +1,4 @@
-// The grammar of event lines: `@<time> <verb> <arguments>` (TRACE_FORMAT.md, Events).
+// The grammar of event lines: `@<time> <verb> <arguments>` (docs/TRACE_FORMAT.md, Events).
 #include "base/assert.h"
 #include <map>
 

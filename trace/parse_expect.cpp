@@ -1,4 +1,4 @@
-// The grammar of state queries: `expect <query> <subject> <value>` (TRACE_FORMAT.md,
+// The grammar of state queries: `expect <query> <subject> <value>` (docs/TRACE_FORMAT.md,
 // Expectations). Trace-wide `expect violation|clean` belong to the header parser.
 #include "base/assert.h"
 #include <limits>

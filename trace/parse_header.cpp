@@ -1,4 +1,4 @@
-// Header statements, in the order TRACE_FORMAT.md fixes; see parse_header.h.
+// Header statements, in the order docs/TRACE_FORMAT.md fixes; see parse_header.h.
 #include "trace/parse_header.h"
 
 #include <array>
@@ -164,7 +164,7 @@ void HeaderParser::features(const Context& ctx) {
 }
 
 void HeaderParser::inject(const Context& ctx) {
-  const Token& t = ctx.token(1, "an injection name (see BUGS.md)");
+  const Token& t = ctx.token(1, "an injection name (see docs/INJECTIONS.md)");
   require_known(ctx, t, ctx.vocab.injections, "injection");
   for (const auto& name : header_.injections)
     if (name == t.text) ctx.fail_at(t, "injection `" + t.text + "` given twice");

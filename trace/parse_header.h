@@ -1,5 +1,5 @@
 // Internal to the parser: the header statements and their order rule
-// (TRACE_FORMAT.md, Header).
+// (docs/TRACE_FORMAT.md, Header).
 #pragma once
 
 #include <string>

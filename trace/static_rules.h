@@ -1,4 +1,4 @@
-// The validity rules a trace obeys whatever the model decides (TRACE_FORMAT.md,
+// The validity rules a trace obeys whatever the model decides (docs/TRACE_FORMAT.md,
 // the verb-by-state table): a task is forked once, is `new` until then, and is
 // never named again after its `exit`. State-dependent rules need the model.
 #pragma once

@@ -1,4 +1,4 @@
-// The trace format v1 as data: what TRACE_FORMAT.md describes, after parsing.
+// The trace format v1 as data: what docs/TRACE_FORMAT.md describes, after parsing.
 // Plain values only, so generators, shrinkers and the writer can build and edit
 // traces without the parser.
 #pragma once
@@ -48,7 +48,7 @@ struct TaskDecl {
 enum class Verb { fork, wake, sleep, tick, migrate, renice, setslice, yield, exit };
 enum class Io { none, io, noacct };
 
-// One event line. Which fields are meaningful depends on the verb (TRACE_FORMAT.md).
+// One event line. Which fields are meaningful depends on the verb (docs/TRACE_FORMAT.md).
 struct Event {
   int line = 0;
   int column = 0;              // where the task (or else the verb) is written, for messages

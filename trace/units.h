@@ -1,4 +1,4 @@
-// Numbers and durations as the trace format writes them (TRACE_FORMAT.md, lexical
+// Numbers and durations as the trace format writes them (docs/TRACE_FORMAT.md, lexical
 // rules): integers in ns, or decimals with a unit suffix ns/us/ms/s.
 #pragma once
 

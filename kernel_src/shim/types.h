@@ -1,5 +1,5 @@
 /* The kernel types the extracted fair-class code reads, reduced to what a flat
- * runqueue of task entities needs (our own definitions, written from the spec's
+ * runqueue of task entities needs (our own definitions, written from docs/MODEL.md
  * §3 and the field names the functions use; not copied from any header). Readable
  * from C (harness.c, with the kernel code) and C++ (the driver, inside a namespace).
  * No CONFIG_SMP, CONFIG_FAIR_GROUP_SCHED, CONFIG_CFS_BANDWIDTH or schedstats: their

@@ -1,4 +1,4 @@
-// The kernel arithmetic in native 64-bit integers (EEVDF_MODEL.md §1), each
+// The kernel arithmetic in native 64-bit integers (docs/MODEL.md §1), each
 // operation the no_overflow catalogue lists checked with the compiler's overflow
 // builtins: the result is the two's-complement wrap the kernel computes, and the
 // overflow is reported to the runqueue, as the reference's KernelArith does.

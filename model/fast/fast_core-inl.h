@@ -1,4 +1,4 @@
-// core.c and the trace verbs in the fast model (EEVDF_MODEL.md §6.4, §13, §19):
+// core.c and the trace verbs in the fast model (docs/MODEL.md §6.4, §13, §19):
 // the same call sequences and legality rules as model/core-inl.h and
 // model/core_events-inl.h. Included by the instantiating .cpp files only.
 #pragma once

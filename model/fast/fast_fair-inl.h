@@ -1,5 +1,5 @@
 // fair.c, part 1, in the fast model: keys, the sums behind V, eligibility, v0 and
-// the lanes (EEVDF_MODEL.md §3.3, §4). Mirrors model/fair-inl.h and the 6.18
+// the lanes (docs/MODEL.md §3.3, §4). Mirrors model/fair-inl.h and the 6.18
 // profile function by function. Included by the instantiating .cpp files only.
 #pragma once
 

@@ -30,7 +30,7 @@ class FastMachine {
   FastMachine(const FastMachine&) = delete;
   FastMachine& operator=(const FastMachine&) = delete;
 
-  // The trace verbs, as Machine's (TRACE_FORMAT.md): a non-empty reason when illegal.
+  // The trace verbs, as Machine's (docs/TRACE_FORMAT.md): a non-empty reason when illegal.
   std::string fork(u64 t, int p, int cpu);
   std::string wake(u64 t, int p, int cpu);
   std::string sleep(u64 t, int p, io_sleep io);

@@ -1,5 +1,5 @@
 // fair.c, part 2, in the fast model: the pick as a scan, accounting and slice
-// protection (EEVDF_MODEL.md §5, §7, §8, §12). Mirrors model/fair_pick-inl.h and the
+// protection (docs/MODEL.md §5, §7, §8, §12). Mirrors model/fair_pick-inl.h and the
 // 6.18 profile. Included by fast_fair-inl.h only.
 #pragma once
 

@@ -1,5 +1,5 @@
 // fair.c, part 3, in the fast model: lag, placement, enqueue, dequeue, delayed
-// dequeue and reweight (EEVDF_MODEL.md §5.3, §6, §9, §10). Mirrors
+// dequeue and reweight (docs/MODEL.md §5.3, §6, §9, §10). Mirrors
 // model/fair_queue-inl.h. Included by fast_fair-inl.h only.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The scans over a runqueue's lanes (fast_state.h), which are kept sorted in the
-// tree's order, (deadline, insertion): the pick's first eligible lane (EEVDF_MODEL.md
+// tree's order, (deadline, insertion): the pick's first eligible lane (docs/MODEL.md
 // §7.1), the insertion position and the shift that opens or closes a lane (§3.3), the
 // lane of an entity, and the smallest and largest vruntime (§4.3). Each exists twice:
 // scalar, and with 4 x 64-bit lanes (GCC vector extensions and AVX2 intrinsics where

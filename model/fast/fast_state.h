@@ -1,5 +1,5 @@
 // The state of the fast model (docs/FAST_MODEL.md): the kernel's own 64-bit
-// integers, absolute virtual times as wrapping u64 (EEVDF_MODEL.md §1.1), and each
+// integers, absolute virtual times as wrapping u64 (docs/MODEL.md §1.1), and each
 // runqueue's tree as a structure of arrays that the pick scans lane by lane.
 #pragma once
 
@@ -95,7 +95,7 @@ struct Runqueue {
   u64 min_vruntime = 0;     // v0
   u64 tree_seq_next = 1;
   Lanes lanes;
-  // Checked arithmetic (INVARIANTS.md no_overflow): overflows detected on this
+  // Checked arithmetic (docs/PROPERTIES.md no_overflow): overflows detected on this
   // runqueue since the last clear, and the first one's expression.
   // Mutable: the kernel computes V and eligibility in read-only helpers too.
   mutable unsigned overflows = 0;

@@ -1,4 +1,4 @@
-// `tick all` in the fast model: update_curr (EEVDF_MODEL.md §5.1) on every busy CPU,
+// `tick all` in the fast model: update_curr (docs/MODEL.md §5.1) on every busy CPU,
 // the common case computed across CPUs in lanes (fast_tick_all.h), the rest by the
 // scalar code. Included by fast_events-inl.h only.
 //

@@ -1,4 +1,4 @@
-// update_curr across CPUs for `tick all` (EEVDF_MODEL.md §5.1, §1.3, §4.3): the
+// update_curr across CPUs for `tick all` (docs/MODEL.md §5.1, §1.3, §4.3): the
 // busy CPUs' curr fields gathered into lanes, the common case of update_curr
 // computed lane by lane, scattered back by the caller (fast_tick_all-inl.h). Twice,
 // like fast_scan.h: scalar, and with 4 x 64-bit lanes (GCC vector extensions; AVX2

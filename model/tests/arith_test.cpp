@@ -1,7 +1,7 @@
 // The two arithmetic policies of the reference model (arith_kernel.h, arith_ideal.h):
-// the kernel's rounding of negative values (EEVDF_MODEL.md §4.1 floor, §1.1 div_s64
+// the kernel's rounding of negative values (docs/MODEL.md §4.1 floor, §1.1 div_s64
 // truncation, §6.1 halving), s64 overflow detection with two's-complement wrap
-// (INVARIANTS.md no_overflow), the u64 wrap of vruntime through zero (§1.1), and
+// (docs/PROPERTIES.md no_overflow), the u64 wrap of vruntime through zero (§1.1), and
 // the exactness of the ideal arithmetic. Expected values are worked by hand.
 #include <catch2/catch.hpp>
 

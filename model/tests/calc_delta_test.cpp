@@ -1,7 +1,7 @@
-// Tests model/calc_delta.h (EEVDF_MODEL.md §1.3): all 30 cells of the spec's
+// Tests model/calc_delta.h (docs/MODEL.md §1.3): all 30 cells of docs/MODEL.md's
 // calc_delta_fair test-vector table, the exact-model factors (F, S), the nice-0 shortcut,
 // the generic (lazy) inverse, the fls renormalisation of step 2, the 128-bit intermediate
-// and the truncation to u64. Expected values are the spec's table or are worked by hand
+// and the truncation to u64. Expected values are docs/MODEL.md's table or are worked by hand
 // in the comments, never taken from running the code.
 #include <catch2/catch.hpp>
 
@@ -12,8 +12,8 @@
 
 namespace m = eevdf::model;
 
-TEST_CASE("calc_delta_fair: the spec's 30 test vectors", "[calc_delta]") {
-  // EEVDF_MODEL.md §1.3 table: nice, then calc_delta_fair of 1 ms, 2.8 ms, 3 ms.
+TEST_CASE("calc_delta_fair: the 30 test vectors of docs/MODEL.md §1.3", "[calc_delta]") {
+  // docs/MODEL.md §1.3 table: nice, then calc_delta_fair of 1 ms, 2.8 ms, 3 ms.
   struct Row { int nice; std::uint64_t at_1ms, at_2_8ms, at_3ms; };
   const Row rows[] = {
       {-20, 11536, 32302, 34609},          {-10, 107247, 300293, 321742},
@@ -32,12 +32,12 @@ TEST_CASE("calc_delta_fair: the spec's 30 test vectors", "[calc_delta]") {
 }
 
 TEST_CASE("calc_delta_fair_factor: (F, S) per nice", "[calc_delta]") {
-  // nice -20 (spec): F = 1024 * 48388 = 49 549 312 < 2^32, so no renormalisation, S = 32.
+  // nice -20 (docs/MODEL.md): F = 1024 * 48388 = 49 549 312 < 2^32, so no renormalisation, S = 32.
   CHECK(m::calc_delta_fair_factor(-20) == m::delta_factor{49'549'312, 32});
   // nice 19, by hand: 1024 * 286 331 153 (0x11111111) = 0x11111111 << 10; its bits above 32
   // are 0x44 = 68, fls(68) = 7, so F = 0x11111111 << 3 = 0x88888888 = 2 290 649 224 and
-  // S = 32 - 7 = 25. (The spec prints F = 2 290 649 223, which is off by one; S agrees,
-  // and both F give the same table values above.)
+  // S = 32 - 7 = 25 (an F one lower would give the same table values above, so the
+  // table alone does not pin F).
   CHECK(m::calc_delta_fair_factor(19) == m::delta_factor{2'290'649'224, 25});
   // nice 13, by hand: 1024 * 76 695 844 = 78 536 544 256; >> 32 = 18 (10010b), fls 5;
   // F = 78 536 544 256 / 32 = 2 454 267 008, S = 27.

@@ -9,7 +9,7 @@
 #include "model/kernel_int.h"
 
 #ifdef NDEBUG
-#error "assertions must stay on in tests (STYLE.md house rule 5): build with -UNDEBUG"
+#error "assertions must stay on in tests (they are the model's pre- and postconditions): build with -UNDEBUG"
 #endif
 
 namespace m = eevdf::model;

@@ -1,4 +1,4 @@
-// Tests model/topology.h (TRACE_FORMAT.md `topology`): the CPU numbering
+// Tests model/topology.h (docs/TRACE_FORMAT.md `topology`): the CPU numbering
 // cpu = (socket * cores_per_socket + core_in_socket) * smt + thread and the membership
 // queries for the default 2x64, 1x2, 2x3 (one LLC per socket), 1x12 and 2x12 (a full LLC
 // of 8 and a partial one of 4), a long form with smt=2, and the rejection of bad shapes.

@@ -1,7 +1,7 @@
-// Tests model/tunables.h (EEVDF_MODEL.md §2): TICK_NSEC for HZ 1000, 250, 300, 100, the
+// Tests model/tunables.h (docs/MODEL.md §2): TICK_NSEC for HZ 1000, 250, 300, 100, the
 // CPU-scaled base slice (LOG factor 1 + ilog2(min(ncpus, 8)); NONE and LINEAR too), the
 // per-version normalized base slices and the custom-slice clamp. Expected values are the
-// spec's or worked by hand in the comments.
+// docs/MODEL.md's or worked by hand in the comments.
 #include <catch2/catch.hpp>
 
 #include <cstdint>

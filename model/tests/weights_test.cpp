@@ -1,8 +1,8 @@
-// Tests model/weights.h (EEVDF_MODEL.md §1.2, §1.3 lazy inverse): spot values of the two
-// nice tables, the spec's claims about how the inverses were rounded, scale_load and
+// Tests model/weights.h (docs/MODEL.md §1.2, §1.3 lazy inverse): spot values of the two
+// nice tables, docs/MODEL.md's claims about how the inverses were rounded, scale_load and
 // scale_load_down edge cases, load_weight_for_nice, and the lazy inverse of
-// __update_inv_weight. Expected values are the spec's or worked by hand in comments;
-// where a check recomputes 2^32/w it is the spec's formula used as an oracle for the
+// __update_inv_weight. Expected values are docs/MODEL.md's or worked by hand in comments;
+// where a check recomputes 2^32/w it is docs/MODEL.md's formula used as an oracle for the
 // table's rounding, never the code under test.
 #include <catch2/catch.hpp>
 
@@ -27,8 +27,8 @@ TEST_CASE("constants of the 64-bit load scale", "[weights]") {
   CHECK(m::WMULT_SHIFT == 32);
 }
 
-TEST_CASE("table spot values: first and last entry of every spec row", "[weights]") {
-  // Rows of five from EEVDF_MODEL.md §1.2, nice -20, -15, ..., 15.
+TEST_CASE("table spot values: first and last entry of every table row", "[weights]") {
+  // Rows of five from docs/MODEL.md §1.2, nice -20, -15, ..., 15.
   const int firsts[] = {-20, -15, -10, -5, 0, 5, 10, 15};
   const std::uint32_t weight_first[] = {88761, 29154, 9548, 3121, 1024, 335, 110, 36};
   const std::uint32_t weight_last[] = {36291, 11916, 3906, 1277, 423, 137, 45, 15};

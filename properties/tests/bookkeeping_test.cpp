@@ -110,7 +110,7 @@ TEST_CASE("a tick all touches every busy CPU once, in order", "[properties][book
 TEST_CASE("no_overflow reports key*W in eligibility after a long tick-less run", "[properties][bookkeeping]") {
   // A nice-19 curr (w = 15, ~68.27 virtual ns per ns) runs 2000 s without a tick
   // beside a queued nice -20 task (w = 88761): its key is ~1.37e14 and key*W
-  // ~1.2e19 > 2^63 ~ 9.2e18 (INVARIANTS.md no_overflow; BUGS.md's finding).
+  // ~1.2e19 > 2^63 ~ 9.2e18 (docs/PROPERTIES.md no_overflow; docs/INJECTIONS.md's finding).
   Harness<K> h(R"(eevdf-trace 1
 topology 1x2
 task 1 nice=19

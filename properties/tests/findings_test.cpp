@@ -1,4 +1,4 @@
-// The findings registry (BUGS.md, Findings): every entry names a catalogued
+// The findings registry (docs/INJECTIONS.md, Findings): every entry names a catalogued
 // property and has its trace in corpus/findings/ (which ctest replays, so the trace
 // itself proves the finding); the steady bound's violation carries its entry.
 #include <catch2/catch.hpp>

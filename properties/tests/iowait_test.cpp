@@ -1,5 +1,5 @@
 // iowait_accounting fires when a wakeup migration drops the count on the wrong CPU
-// (BUGS.md iowait_dec_new_rq) and holds otherwise; iowait_visibility measures the
+// (docs/INJECTIONS.md iowait_dec_new_rq) and holds otherwise; iowait_visibility measures the
 // time an ineligible (delayed) io sleeper spends uncounted, worked by hand.
 #include <catch2/catch.hpp>
 
@@ -11,7 +11,7 @@ using K = eevdf::model::KernelArith;
 
 namespace {
 
-// TRACE_FORMAT.md's example: task 2 sleeps with io on CPU 0 and wakes on CPU 1.
+// docs/TRACE_FORMAT.md's example: task 2 sleeps with io on CPU 0 and wakes on CPU 1.
 const char* const kExample = R"(eevdf-trace 1
 topology 1x2
 hz 250

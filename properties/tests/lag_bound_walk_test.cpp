@@ -1,7 +1,7 @@
 // lag_bound skips its walk of the queue while the tree is unchanged and a bound
 // settles the check (LagBound::settled_without_walk). Its measure must still be the
 // largest ratio over every event: here it is recomputed by this test, event by
-// event, from the model's queue (EEVDF_MODEL.md §4.1 V, §16 the service lag).
+// event, from the model's queue (docs/MODEL.md §4.1 V, §16 the service lag).
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // The placement and lag properties of properties/lag.h (placement_eligible,
 // placement_preserves_lag, migration_preserves_lag, reweight_preserves_lag,
 // lag_clamped) and service_conservation. Each holds on faithful runs in both
-// arithmetics and fires on a historical bug switched on (BUGS.md), on a state
+// arithmetics and fires on a historical bug switched on (docs/INJECTIONS.md), on a state
 // broken on purpose, or on a fabricated hook call; the kernel bound of a
 // placement is tested at its edges, with values worked by hand.
 #include <catch2/catch.hpp>
@@ -116,7 +116,7 @@ task 2
 @31ms tick 0
 )";
 
-// BUGS.md reweight_unclamped_lag: a nice-10 task runs 9499 s without a tick beside
+// docs/INJECTIONS.md reweight_unclamped_lag: a nice-10 task runs 9499 s without a tick beside
 // a queued nice -20 task (clean: no key*W overflow yet), whose lag grows to
 // ~1.09e11; its renice stores that raw lag and vlag * w_old (90891264) overflows
 // s64; the wrapped lag leaves no entity eligible. Found by a search over weights,
@@ -218,7 +218,7 @@ TEST_CASE("migration_preserves_lag catches a source that stored the wrong lag", 
 }
 
 TEST_CASE("reweight_preserves_lag catches a renice that keeps the lag unscaled", "[properties][lag]") {
-  // BUGS.md reweight_unscaled_lag: task 2 (lag 100000) goes 1024 -> 335 and keeps
+  // docs/INJECTIONS.md reweight_unscaled_lag: task 2 (lag 100000) goes 1024 -> 335 and keeps
   // vlag 100000 instead of 305671: its service lag drops to ~335/1024 of itself.
   Harness<K> k(kRenice, {"reweight_preserves_lag"}, {"reweight_unscaled_lag"});
   k.apply_until(11);
@@ -238,7 +238,7 @@ TEST_CASE("reweight_preserves_lag accepts the kernel's rounding of a renice", "[
 }
 
 TEST_CASE("lag_clamped catches a renice that stores the raw lag", "[properties][lag]") {
-  // BUGS.md reweight_unclamped_lag, short form: the SAVE dequeue stores 15000000.
+  // docs/INJECTIONS.md reweight_unclamped_lag, short form: the SAVE dequeue stores 15000000.
   Harness<K> h(kClamp, {"lag_clamped"}, {"reweight_unclamped_lag"});
   h.apply_until();
   REQUIRE(h.sink.count("lag_clamped") == 1);

@@ -58,7 +58,7 @@ TEST_CASE("pick rules catch an ineligible, late or missing pick", "[properties][
 }
 
 TEST_CASE("delayed_never_runs catches a delayed next buddy (buddy_accepts_delayed)", "[properties][pick]") {
-  // BUGS.md buddy_accepts_delayed: with NEXT_BUDDY a delayed task migrated to a CPU
+  // docs/INJECTIONS.md buddy_accepts_delayed: with NEXT_BUDDY a delayed task migrated to a CPU
   // became its buddy. Task 1 sleeps while ineligible (delayed), moves to CPU 1.
   const char* const text = R"(eevdf-trace 1
 topology 1x2

@@ -1,8 +1,8 @@
 // Tests of the checks' 6.12 forms (properties/profile_forms.h, protection_6_12.h;
-// INVARIANTS.md, Rules): each holds on a faithful `kernel 6.12` run and fails on a
+// docs/PROPERTIES.md, Rules): each holds on a faithful `kernel 6.12` run and fails on a
 // corrupted state or a fabricated hook call that the 6.12 rule forbids; min_slice_exact
 // is refused, not passed, under 6.12; findings are known only for their profiles.
-// The expected values are worked by hand in the comments from EEVDF_MODEL.md (K6.12).
+// The expected values are worked by hand in the comments from docs/MODEL.md (K6.12).
 #include <catch2/catch.hpp>
 
 #include <sstream>

@@ -1,7 +1,7 @@
 // Tests of properties/protection.h: wakeup_preempt_rule, lone_no_resched,
 // slice_sane, min_slice_exact and slice_protection. Each holds on faithful runs
 // (both arithmetics, several feature sets) and fires on the injection that breaks
-// it (parity_ignores_min_slice, BUGS.md), on a corrupted state, or on a hook call
+// it (parity_ignores_min_slice, docs/INJECTIONS.md), on a corrupted state, or on a hook call
 // that fabricates a wrong decision. The expected values are worked by hand in the
 // comments.
 #include <catch2/catch.hpp>

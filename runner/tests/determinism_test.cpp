@@ -1,4 +1,4 @@
-// The catalogue's `deterministic` (INVARIANTS.md): the same seed gives the same
+// The catalogue's `deterministic` (docs/PROPERTIES.md): the same seed gives the same
 // trace text, and the same trace gives the same dump, byte for byte. (Threads and
 // shards do not change a campaign: campaign_test.cpp.)
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Shrinking generated failures: for each implemented injection of BUGS.md, the
+// Shrinking generated failures: for each implemented injection of docs/INJECTIONS.md, the
 // first generated trace (the campaign's generator settings: 2x64, 50..500 events,
 // random feature sets; seeds split from 1) that violates a property on its own is
 // shrunk toward that target (property and finding status). The result must be

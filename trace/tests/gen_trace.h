@@ -1,4 +1,4 @@
-// RapidCheck generators of random, syntactically valid traces (TRACE_FORMAT.md).
+// RapidCheck generators of random, syntactically valid traces (docs/TRACE_FORMAT.md).
 //
 // "Valid" here means what the parser and trace::StaticRules can judge: the header
 // in order with every line drawn (kernel, arith, both topology forms, hz,
@@ -7,7 +7,7 @@
 // query, names from the given Vocabulary. Model-dependent validity (is the task
 // running?) is not attempted: a replay may still reject these traces.
 //
-// Swarm style (STYLE.md): each trace first draws which verbs and queries are on,
+// Swarm style (untuned variety reaches rare interleavings): each trace first draws which verbs and queries are on,
 // so some traces are all ticks and others have no migrate at all.
 //
 // The generated values are exactly what the parser would produce for the written

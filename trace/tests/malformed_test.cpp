@@ -1,5 +1,5 @@
 // Tests that the trace parser rejects malformed traces with the right located error.
-// Each case is a small inline trace, the message substring TRACE_FORMAT.md's rule
+// Each case is a small inline trace, the message substring docs/TRACE_FORMAT.md's rule
 // calls for, and the line and column worked out by hand from the text (columns are
 // 1-based byte offsets of the offending token; column 0 means the whole line).
 // The hand count is written beside each case. Hints ("did you mean") are checked
@@ -126,7 +126,7 @@ TEST_CASE("header values out of range or of the wrong form", "[malformed][header
       {"hz zero", V + "hz 0\n", "hz 0 is out of range 1..100000", 2, 4},
       // "base_slice " is 11 bytes: the value at 12.
       {"decimal without unit", V + "base_slice 0.7\n", "a decimal duration needs a unit (ns, us, ms, s), found `0.7`", 2, 12},
-      // The upper bound is the implementation's (not the spec's), so only its form is checked.
+      // The upper bound is the implementation's (not docs/MODEL.md's), so only its form is checked.
       {"base_slice zero", V + "base_slice 0\n", "base_slice must be within 1ns..", 2, 12},
   };
   for (const Malformed& m : cases) check_case(m);

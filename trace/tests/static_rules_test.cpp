@@ -1,4 +1,4 @@
-// Tests trace::StaticRules, the model-independent rows of TRACE_FORMAT.md's
+// Tests trace::StaticRules, the model-independent rows of docs/TRACE_FORMAT.md's
 // verb-by-state table: a task is forked once, is `new` until then (wake, sleep,
 // migrate, yield, exit are errors; renice and setslice are fine), and is never named
 // after its `exit`. Each case parses a small trace (which must parse), runs

@@ -1,5 +1,5 @@
 // Tests trace/units.h: durations (parse_duration, format_duration) and the integer
-// and rational readers, against values worked by hand from TRACE_FORMAT.md's lexical
+// and rational readers, against values worked by hand from docs/TRACE_FORMAT.md's lexical
 // rules ("1.5ms = 1500000"; a duration that is not a whole number of ns is an error)
 // and units.h's canonical form (largest unit <= the value, trailing zeros trimmed).
 // Edge cases: 0, 1 ns, 2^64-1 ns in every spelling, 2^64 and just above in each unit.

@@ -1,5 +1,5 @@
-// Tests that well-formed traces parse to the values TRACE_FORMAT.md gives them:
-// the spec's worked example (inline, and the copy in corpus/scenarios/), both
+// Tests that well-formed traces parse to the values docs/TRACE_FORMAT.md gives them:
+// docs/MODEL.md's worked example (inline, and the copy in corpus/scenarios/), both
 // topology forms and their CPU counts, duration units, header defaults, `features`
 // where a later word wins, header `expect` lines as initial expectations, comments,
 // CRLF line ends, and the streaming TraceReader agreeing with the whole-trace helper.
@@ -34,7 +34,7 @@ const Expect& expect_at(const Trace& t, std::size_t i) {
   return std::get<Expect>(t.body[i]);
 }
 
-// TRACE_FORMAT.md, "Example", verbatim.
+// docs/TRACE_FORMAT.md, "Example", verbatim.
 const std::string kExample =
     "eevdf-trace 1\n"
     "topology 1x2\n"
@@ -49,7 +49,7 @@ const std::string kExample =
     "@8ms wake 2 cpu=1          # wakeup migration: the iowait count drops on CPU 0\n"
     "expect nr_iowait 0 0\n";
 
-// The example's meaning, built by hand from the spec text.
+// The example's meaning, built by hand from docs/MODEL.md text.
 Trace example_by_hand() {
   Trace t;
   t.header.topology = TopologySpec{};
@@ -87,7 +87,7 @@ Trace example_by_hand() {
   return t;
 }
 
-TEST_CASE("the TRACE_FORMAT.md example parses to its meaning", "[well-formed]") {
+TEST_CASE("the docs/TRACE_FORMAT.md example parses to its meaning", "[well-formed]") {
   const Trace t = parse(kExample);
   CHECK(t == example_by_hand());
   CHECK_FALSE(t.header.kernel);
@@ -130,7 +130,7 @@ TEST_CASE("the streaming reader yields what the whole-trace parse holds", "[well
   CHECK_FALSE(reader.next());  // stays at the end
 }
 
-TEST_CASE("a header alone takes the spec's defaults", "[well-formed]") {
+TEST_CASE("a header alone takes the format's defaults", "[well-formed]") {
   const Trace t = parse("eevdf-trace 1\n");
   CHECK(t.body.empty());
   CHECK(t.header == Header{});

@@ -1,5 +1,5 @@
 // Tests trace/writer.h: the canonical text of hand-built traces, statement by
-// statement, against text written out by hand from TRACE_FORMAT.md's syntax and the
+// statement, against text written out by hand from docs/TRACE_FORMAT.md's syntax and the
 // writer's rules (defaults unwritten, durations in their largest unit, `features` on
 // one line, the trace-wide expects after the tasks). The round-trip property over
 // random traces lives in roundtrip_test.cpp.
@@ -94,7 +94,7 @@ TEST_CASE("format_expect writes every query in its canonical form", "[writer]") 
   CHECK(format_expect(measure) == "expect measure iowait_visibility >= 25/10");
 }
 
-TEST_CASE("to_text writes the header in spec order, defaults left out", "[writer]") {
+TEST_CASE("to_text writes the header in the format's order, defaults left out", "[writer]") {
   Trace t;
   t.header.preamble = {" why this trace exists"};
   t.header.kernel = "6.18";

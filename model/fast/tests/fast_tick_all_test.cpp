@@ -1,5 +1,5 @@
 // `tick all` across CPUs in lanes (model/fast/fast_tick_all.h): a case worked by hand
-// from EEVDF_MODEL.md §1.3/§5 on six busy CPUs (more than one vector of lanes, one
+// from docs/MODEL.md §1.3/§5 on six busy CPUs (more than one vector of lanes, one
 // padded), and fast_matches_reference on tick-all-heavy generated traces on 2x64 with
 // many busy CPUs (more than one chunk of lanes), both builds, every field compared
 // after every event against the reference (replay/fast_diff.h). The campaign's mix

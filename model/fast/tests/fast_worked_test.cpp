@@ -1,4 +1,4 @@
-// The fast model on cases worked by hand from EEVDF_MODEL.md (both builds): a fork's
+// The fast model on cases worked by hand from docs/MODEL.md (both builds): a fork's
 // placement, a tick's charge and deadline renewal, and the checked arithmetic
 // reporting an overflow the reference reports too.
 #include <catch2/catch.hpp>
