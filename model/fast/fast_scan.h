@@ -20,6 +20,7 @@
 #include "model/fast/fast_vec.h"
 
 namespace eevdf::model::fast {
+inline namespace EEVDF_FAST_ISA {  // fast_vec.h: one copy per instruction set
 
 // The smallest and largest key (vruntime - v0) in the lanes.
 struct KeyRange {
@@ -247,10 +248,8 @@ void close_lane(Lanes& l, int k) {
 #define EEVDF_FAST_SCAN(name, ...) \
   if constexpr (Simd) return detail::name##_simd(__VA_ARGS__); \
   else return detail::name##_scalar(__VA_ARGS__)
-#else
-#define EEVDF_FAST_SCAN(name, ...) \
-  static_assert(!Simd, "the SIMD build needs AVX2 (fast_simd.cpp is compiled with -mavx2)"); \
-  return detail::name##_scalar(__VA_ARGS__)
+#else  // built without AVX2: the SIMD build runs the scalar helpers
+#define EEVDF_FAST_SCAN(name, ...) return detail::name##_scalar(__VA_ARGS__)
 #endif
 
 // §7.1 the first lane in tree order, from lane `from` (a multiple of kLanes) on, whose
@@ -293,4 +292,5 @@ KeyRange key_range(const Lanes& l, u64 v0) { EEVDF_FAST_SCAN(key_range, l, v0); 
 using detail::close_lane;
 using detail::open_lane;
 
+}  // inline namespace EEVDF_FAST_ISA
 }  // namespace eevdf::model::fast

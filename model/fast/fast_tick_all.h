@@ -54,17 +54,13 @@ struct TickLanes {
   alignas(32) u64 status[kMax];
 
   // Pads [n, round up to kLanes) with lanes that charge nothing.
-  void pad(u64 now) {
-    for (int k = n; k % kLanes != 0; ++k) {
-      const auto i = static_cast<std::size_t>(k);
-      exec_start[i] = now;
-      sum_exec_runtime[i] = vruntime[i] = deadline[i] = vprot[i] = factor[i] = 0;
-      min_vruntime[i] = tree_min[i] = has_tree[i] = avg_load[i] = avg_vruntime[i] = not_alone[i] = 0;
-    }
-  }
-  int padded() const { return (n + kLanes - 1) / kLanes * kLanes; }
+  void pad(u64 now);
+  int padded() const;
+  // Both defined once, in fast_isa.cpp: an inline member would be compiled into both
+  // builds of the fast model, for two instruction sets, under one symbol.
 };
 
+inline namespace EEVDF_FAST_ISA {  // fast_vec.h: one copy per instruction set
 namespace detail {
 
 // One lane: §5.1 steps 1-4 and 6's test, without side effects beyond the lane.
@@ -175,12 +171,13 @@ void update_curr_lanes(TickLanes& l, u64 now) {
   if constexpr (Simd) {
 #if defined(__AVX2__)
     detail::update_curr_lanes_simd(l, now);
-#else
-    static_assert(!Simd, "the SIMD build needs AVX2 (fast_simd.cpp is compiled with -mavx2)");
+#else  // built without AVX2: the SIMD build runs the scalar lanes
+    detail::update_curr_lanes_scalar(l, now);
 #endif
   } else {
     detail::update_curr_lanes_scalar(l, now);
   }
 }
 
+}  // inline namespace EEVDF_FAST_ISA
 }  // namespace eevdf::model::fast
