@@ -1,7 +1,5 @@
-// Whether the SIMD build of the fast model runs on this CPU (fast_machine.h), and
-// what both builds share, compiled once for the baseline instruction set.
+// Whether the SIMD build of the fast model runs on this CPU (fast_machine.h).
 #include "model/fast/fast_machine.h"
-#include "model/fast/fast_tick_all.h"
 
 namespace eevdf::model::fast {
 
@@ -20,16 +18,5 @@ const char* simd_isa() {
   return "auto-vectorized scalar";
 #endif
 }
-
-void TickLanes::pad(u64 now) {
-  for (int k = n; k % kLanes != 0; ++k) {
-    const auto i = static_cast<std::size_t>(k);
-    exec_start[i] = now;
-    sum_exec_runtime[i] = vruntime[i] = deadline[i] = vprot[i] = factor[i] = 0;
-    min_vruntime[i] = tree_min[i] = has_tree[i] = avg_load[i] = avg_vruntime[i] = not_alone[i] = 0;
-  }
-}
-
-int TickLanes::padded() const { return (n + kLanes - 1) / kLanes * kLanes; }
 
 }  // namespace eevdf::model::fast

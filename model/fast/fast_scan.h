@@ -12,7 +12,7 @@
 
 #include <cstdint>  // INT64_MAX
 
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 #include <immintrin.h>  // movemask: a 4-lane compare as 4 bits
 #endif
 
@@ -30,7 +30,7 @@ struct KeyRange {
 
 namespace detail {
 
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 using vec::load4;
 using vec::splat;
 using vec::v4s;
@@ -143,7 +143,7 @@ inline KeyRange key_range_simd(const Lanes& l, u64 v0) {
   return r;
 }
 
-#endif  // __AVX2__
+#endif  // EEVDF_FAST_AVX2_CODE
 
 inline int first_eligible_scalar(const Lanes& l, u64 v0, s64 thr, int from) {
   int i = from;
@@ -202,7 +202,7 @@ struct shift {  // the scalar shifts
   template <class T>
   static void down(T* a, int k, int n) { shift_down_scalar(a, k, n); }
 };
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 template <>
 struct shift<true> {
   template <class T>
@@ -210,7 +210,7 @@ struct shift<true> {
   template <class T>
   static void down(T* a, int k, int n) { shift_down_simd(a, k, n); }
 };
-#endif  // __AVX2__
+#endif  // EEVDF_FAST_AVX2_CODE
 
 // Opens lane k for an insertion (n lanes before): the shorter side moves by one. The
 // caller has made room (Lanes::first > 0, or kPad + 1 lanes after the last).
@@ -244,7 +244,7 @@ void close_lane(Lanes& l, int k) {
 // `else`: each build references only its own helpers. The helpers are inline and
 // compiled into both translation units with different flags; a build that named the
 // other's could link to the copy compiled for the other (vectorized for AVX2).
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 #define EEVDF_FAST_SCAN(name, ...) \
   if constexpr (Simd) return detail::name##_simd(__VA_ARGS__); \
   else return detail::name##_scalar(__VA_ARGS__)

@@ -19,6 +19,7 @@
 #include <immintrin.h>
 #pragma GCC push_options
 #pragma GCC target("avx2")
+#define EEVDF_FAST_AVX2_CODE 1  // the lane code of fast_vec.h, fast_scan.h, fast_tick_all.h
 #endif
 
 #include "model/fast/fast_core-inl.h"
