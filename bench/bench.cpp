@@ -188,7 +188,8 @@ TraceResult run_trace(const std::string& name, const std::string& text, const Op
   }
   measure("kernel", n, [&] { replay_plain<model::KernelArith>(t.header, events, n); });
   measure("fast-scalar", n, [&] { replay_fast<false>(t.header, events, n); });
-  measure("fast-simd", n, [&] { replay_fast<true>(t.header, events, n); });
+  if (model::fast::simd_runs_here())  // else its column shows "-" (bench_command.cpp says why)
+    measure("fast-simd", n, [&] { replay_fast<true>(t.header, events, n); });
   measure("kernel+checks", n, [&] { replay_checked<model::KernelArith>(t.header, events, n, o.skip); });
   run_side_by_side();
   if (!wanted("ideal")) return r;

@@ -15,6 +15,7 @@
 #include "bench/bench.h"
 #include "bench/shrink_bench.h"
 #include "cli/commands.h"
+#include "model/fast/fast_machine.h"
 #include "replay/replay.h"
 #include "replay/vocabulary.h"
 
@@ -234,6 +235,9 @@ int run(const BenchFlags& f) {
   }
   if (!f.json) {
     print_table(results);
+    if (!model::fast::simd_runs_here())
+      std::cout << fmt::format("\nfast-simd: not measured, this CPU cannot run the SIMD build ({})\n",
+                               model::fast::simd_isa());
     return 0;
   }
   nlohmann::ordered_json out;

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "generator/generator.h"
+#include "model/fast/fast_machine.h"
 #include "runner/diff_campaign.h"
 #include "runner/options.h"
 #include "shrinkers/shrink.h"
@@ -37,6 +38,14 @@ std::string free_path(const std::string& wanted) {
 int run(DiffFlags f) {
   f.o.scalar = f.build != "simd";
   f.o.simd = f.build != "scalar";
+  if (f.o.simd && !model::fast::simd_runs_here()) {
+    if (!f.o.scalar) {
+      std::cerr << fmt::format("diff-campaign: --build simd: this CPU cannot run the SIMD build ({})\n",
+                               model::fast::simd_isa());
+      return 2;
+    }
+    std::cout << fmt::format("the SIMD build ({}) is not checked: this CPU lacks it\n", model::fast::simd_isa());
+  }
   const runner::DiffCampaignResult r = runner::run_diff_campaign(f.o);
   std::cout << fmt::format(
       "diff-campaign --seed {} --from {} --traces {} --build {}: {} traces, {} events compared, {} stopped at a "

@@ -234,7 +234,11 @@ Outcome replay_diff(std::istream& in, const std::string& file, const Options& op
       throw trace::TraceError({file, 0, 0}, "the fast model implements the `kernel 6.18` profile only; "
                                             "`replay --diff=kernel-src` compares a `kernel 6.12` trace");
     const bool scalar = build_differs<false>(reader.header(), events, options, file, out);
-    const bool simd = build_differs<true>(reader.header(), events, options, file, out);
+    const bool simd_runs = model::fast::simd_runs_here();
+    if (!simd_runs)
+      out << fmt::format("{}: the SIMD build ({}) is not compared: this CPU cannot run it\n", file,
+                         model::fast::simd_isa());
+    const bool simd = simd_runs && build_differs<true>(reader.header(), events, options, file, out);
     // `expect violation fast_matches_reference` (a shrunk mismatch kept as a record):
     // met when either build differs (run cross-checks the SIMD build alone).
     const auto& listed = reader.header().expect_violations;

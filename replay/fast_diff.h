@@ -34,6 +34,15 @@ template <bool Simd>
 std::optional<Mismatch> compare_state(const model::Machine<model::KernelArith>& reference,
                                       const model::fast::FastMachine<Simd>& fast);
 
+// Calls f.template operator()<true>() with the SIMD build where it runs on this CPU
+// (model::fast::simd_runs_here), else with the scalar build: the fast model that a
+// campaign or a shrink cross-checks, on any x86-64 CPU.
+template <class F>
+decltype(auto) with_fast_build(F&& f) {
+  if (model::fast::simd_runs_here()) return f.template operator()<true>();
+  return f.template operator()<false>();
+}
+
 template <bool Simd>
 class FastDiff {
  public:

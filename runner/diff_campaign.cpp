@@ -76,8 +76,9 @@ DiffCampaignResult run_diff_campaign(const DiffCampaignOptions& options) {
     const std::uint64_t seed = trace_seed(options.seed, index);
     const generator::Options o = diff_trace_options(seed);
     ++r.traces;
-    if (options.simd) diff_one<true>(o, seed, index, r, true);
-    if (options.scalar) diff_one<false>(o, seed, index, r, !options.simd);
+    const bool simd = options.simd && model::fast::simd_runs_here();
+    if (simd) diff_one<true>(o, seed, index, r, true);
+    if (options.scalar) diff_one<false>(o, seed, index, r, !simd);
   }
   return r;
 }

@@ -83,12 +83,14 @@ std::uint64_t replay_generated(const Options& o, std::uint64_t seed, Tally& t, C
 }
 
 // fast_matches_reference on the same trace (--diff-every): the first difference is its
-// violation (saved and shrunk like any other, with both models as the judge).
+// violation (saved and shrunk like any other, with both models as the judge). The
+// SIMD build where this CPU runs it, else the scalar one (replay::with_fast_build).
+template <bool Simd>
 void cross_check_fast(const Options& o, std::uint64_t seed, Tally& t, properties::Sink& sink) {
   generator::Generator gen(seed, o.generator);
-  replay::FastDiff<true> diff(replay::make_config(gen.header(), replay::Options{}, "<generated>"),
+  replay::FastDiff<Simd> diff(replay::make_config(gen.header(), replay::Options{}, "<generated>"),
                               replay::make_task_specs(gen.header()));
-  using Step = replay::FastDiff<true>::Step;
+  using Step = typename replay::FastDiff<Simd>::Step;
   while (auto e = gen.next()) {
     const Step step = diff.apply(*e);
     if (step == Step::overflow) break;  // the models part by design after an overflow
@@ -99,7 +101,8 @@ void cross_check_fast(const Options& o, std::uint64_t seed, Tally& t, properties
     v.line = diff.mismatch().line;
     v.time_ns = e->time_ns;
     v.values = diff.mismatch().message();
-    v.explanation = "the fast model (SIMD build) and the kernel reference differ after this event";
+    v.explanation = fmt::format("the fast model ({} build) and the kernel reference differ after this event",
+                                Simd ? "SIMD" : "scalar");
     sink.violation(v);
     break;
   }
@@ -184,7 +187,8 @@ TraceOutcome run_trace(const Options& o, std::uint64_t index) {
   CountingSink sink(t, index, seed);
   try {
     out.digest = o.kernel_src ? diff_kernel_src(o, seed, t, sink) : replay_generated(o, seed, t, sink);
-    if (!o.kernel_src && o.diff_every != 0 && index % o.diff_every == 0) cross_check_fast(o, seed, t, sink);
+    if (!o.kernel_src && o.diff_every != 0 && index % o.diff_every == 0)
+      replay::with_fast_build([&]<bool Simd>() { cross_check_fast<Simd>(o, seed, t, sink); });
     if (!o.kernel_src && o.ideal_every != 0 && index % o.ideal_every == 0) {
       if (o.generator.profile == "6.12") check_ideal<model::profile_6_12>(o, seed, t, sink);
       else check_ideal<model::profile_6_18>(o, seed, t, sink);

@@ -149,4 +149,11 @@ int task_running_on(const FastMachine<Simd>& m, int cpu) {
 using ScalarMachine = FastMachine<false>;
 using SimdMachine = FastMachine<true>;
 
+// Whether FastMachine<true> may run on this CPU: built for AVX2 (EEVDF_FAST_AVX2, on
+// x86-64), it needs a CPU with AVX2; every caller asks before choosing it
+// (replay::with_fast_build), so that the binary runs on any x86-64 CPU.
+bool simd_runs_here();
+// What the SIMD build is compiled for ("AVX2", or the scalar code auto-vectorized).
+const char* simd_isa();
+
 }  // namespace eevdf::model::fast

@@ -12,7 +12,7 @@
 
 #include <cstdint>  // INT64_MAX
 
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 #include <immintrin.h>  // movemask: a 4-lane compare as 4 bits
 #endif
 
@@ -20,6 +20,7 @@
 #include "model/fast/fast_vec.h"
 
 namespace eevdf::model::fast {
+inline namespace EEVDF_FAST_ISA {  // fast_vec.h: one copy per instruction set
 
 // The smallest and largest key (vruntime - v0) in the lanes.
 struct KeyRange {
@@ -29,7 +30,7 @@ struct KeyRange {
 
 namespace detail {
 
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 using vec::load4;
 using vec::splat;
 using vec::v4s;
@@ -142,7 +143,7 @@ inline KeyRange key_range_simd(const Lanes& l, u64 v0) {
   return r;
 }
 
-#endif  // __AVX2__
+#endif  // EEVDF_FAST_AVX2_CODE
 
 inline int first_eligible_scalar(const Lanes& l, u64 v0, s64 thr, int from) {
   int i = from;
@@ -201,7 +202,7 @@ struct shift {  // the scalar shifts
   template <class T>
   static void down(T* a, int k, int n) { shift_down_scalar(a, k, n); }
 };
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 template <>
 struct shift<true> {
   template <class T>
@@ -209,7 +210,7 @@ struct shift<true> {
   template <class T>
   static void down(T* a, int k, int n) { shift_down_simd(a, k, n); }
 };
-#endif  // __AVX2__
+#endif  // EEVDF_FAST_AVX2_CODE
 
 // Opens lane k for an insertion (n lanes before): the shorter side moves by one. The
 // caller has made room (Lanes::first > 0, or kPad + 1 lanes after the last).
@@ -243,14 +244,12 @@ void close_lane(Lanes& l, int k) {
 // `else`: each build references only its own helpers. The helpers are inline and
 // compiled into both translation units with different flags; a build that named the
 // other's could link to the copy compiled for the other (vectorized for AVX2).
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 #define EEVDF_FAST_SCAN(name, ...) \
   if constexpr (Simd) return detail::name##_simd(__VA_ARGS__); \
   else return detail::name##_scalar(__VA_ARGS__)
-#else
-#define EEVDF_FAST_SCAN(name, ...) \
-  static_assert(!Simd, "the SIMD build needs AVX2 (fast_simd.cpp is compiled with -mavx2)"); \
-  return detail::name##_scalar(__VA_ARGS__)
+#else  // built without AVX2: the SIMD build runs the scalar helpers
+#define EEVDF_FAST_SCAN(name, ...) return detail::name##_scalar(__VA_ARGS__)
 #endif
 
 // §7.1 the first lane in tree order, from lane `from` (a multiple of kLanes) on, whose
@@ -293,4 +292,5 @@ KeyRange key_range(const Lanes& l, u64 v0) { EEVDF_FAST_SCAN(key_range, l, v0); 
 using detail::close_lane;
 using detail::open_lane;
 
+}  // inline namespace EEVDF_FAST_ISA
 }  // namespace eevdf::model::fast

@@ -11,7 +11,7 @@
 #pragma once
 
 #include <cstdint>  // INT64_MAX
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 #include <immintrin.h>  // _mm256_mul_epu32
 #endif
 
@@ -53,17 +53,24 @@ struct TickLanes {
   alignas(32) u64 not_alone[kMax];  // ~0: nr_queued != 1
   alignas(32) u64 status[kMax];
 
-  // Pads [n, round up to kLanes) with lanes that charge nothing.
-  void pad(u64 now) {
-    for (int k = n; k % kLanes != 0; ++k) {
-      const auto i = static_cast<std::size_t>(k);
-      exec_start[i] = now;
-      sum_exec_runtime[i] = vruntime[i] = deadline[i] = vprot[i] = factor[i] = 0;
-      min_vruntime[i] = tree_min[i] = has_tree[i] = avg_load[i] = avg_vruntime[i] = not_alone[i] = 0;
-    }
-  }
-  int padded() const { return (n + kLanes - 1) / kLanes * kLanes; }
+  // No member functions: an inline member would be compiled into both builds of the
+  // fast model, for two instruction sets, under one symbol (pad and padded below).
 };
+
+inline namespace EEVDF_FAST_ISA {  // fast_vec.h: one copy per instruction set
+
+// The lanes in use rounded up to whole vectors.
+inline int padded(const TickLanes& l) { return (l.n + TickLanes::kLanes - 1) / TickLanes::kLanes * TickLanes::kLanes; }
+
+// Pads [n, padded) with lanes that charge nothing.
+inline void pad(TickLanes& l, u64 now) {
+  for (int k = l.n; k % TickLanes::kLanes != 0; ++k) {
+    const auto i = static_cast<std::size_t>(k);
+    l.exec_start[i] = now;
+    l.sum_exec_runtime[i] = l.vruntime[i] = l.deadline[i] = l.vprot[i] = l.factor[i] = 0;
+    l.min_vruntime[i] = l.tree_min[i] = l.has_tree[i] = l.avg_load[i] = l.avg_vruntime[i] = l.not_alone[i] = 0;
+  }
+}
 
 namespace detail {
 
@@ -103,10 +110,10 @@ inline void update_curr_lane(TickLanes& l, std::size_t k, u64 now) {
 }
 
 inline void update_curr_lanes_scalar(TickLanes& l, u64 now) {
-  for (int k = 0; k < l.padded(); ++k) update_curr_lane(l, static_cast<std::size_t>(k), now);
+  for (int k = 0; k < padded(l); ++k) update_curr_lane(l, static_cast<std::size_t>(k), now);
 }
 
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
 using vec::v4s;
 using vec::v4u;
 inline v4u splat4(u64 x) { return vec::splat(x); }  // unambiguous for integer literals
@@ -162,25 +169,26 @@ inline void update_curr_lanes4(TickLanes& l, std::size_t k, v4u now) {
 
 inline void update_curr_lanes_simd(TickLanes& l, u64 now) {
   const v4u nows = splat4(now);
-  for (int k = 0; k < l.padded(); k += TickLanes::kLanes) update_curr_lanes4(l, static_cast<std::size_t>(k), nows);
+  for (int k = 0; k < padded(l); k += TickLanes::kLanes) update_curr_lanes4(l, static_cast<std::size_t>(k), nows);
 }
-#endif  // __AVX2__
+#endif  // EEVDF_FAST_AVX2_CODE
 
 }  // namespace detail
 
 // §5.1 update_curr's common case on every lane of `l` (padded first).
 template <bool Simd>
 void update_curr_lanes(TickLanes& l, u64 now) {
-  l.pad(now);
+  pad(l, now);
   if constexpr (Simd) {
-#if defined(__AVX2__)
+#if defined(EEVDF_FAST_AVX2_CODE)
     detail::update_curr_lanes_simd(l, now);
-#else
-    static_assert(!Simd, "the SIMD build needs AVX2 (fast_simd.cpp is compiled with -mavx2)");
+#else  // built without AVX2: the SIMD build runs the scalar lanes
+    detail::update_curr_lanes_scalar(l, now);
 #endif
   } else {
     detail::update_curr_lanes_scalar(l, now);
   }
 }
 
+}  // inline namespace EEVDF_FAST_ISA
 }  // namespace eevdf::model::fast
