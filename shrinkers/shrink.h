@@ -44,6 +44,7 @@
 #include <string>      // property names
 #include <vector>      // per-pass statistics
 
+#include "properties/judging.h"
 #include "trace/trace.h"
 
 namespace eevdf::shrinkers {
@@ -119,6 +120,10 @@ Predicate violates(const std::string& property);
 Judge judge(const Target& target);
 // A judge from any predicate: no repair, no early stop (tests, custom predicates).
 Judge judge(const Predicate& predicate);
+
+// What a shrink judges (properties/judging.h): the per-event checks in the kernel
+// arithmetic under the trace's profile, and the differentials (shrinkers/differential.h).
+properties::Judging judging(const trace::Header& header);
 
 // The first property `t` violates on its own (not a consequence), in the kernel
 // arithmetic, as a target with its finding status; nullopt when it replays clean or

@@ -8,6 +8,7 @@
 #include "base/assert.h"
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "model/profile.h"
 #include "properties/property.h"
 #include "properties/registry.h"
 #include "replay/checked_run.h"
@@ -169,6 +170,14 @@ bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
 
 }  // namespace
 
+properties::Judging judging(const trace::Header& header) {
+  properties::Judging j;
+  j.profile = header.kernel && *header.kernel == model::profile_6_12::name ? model::profile_6_12::name
+                                                                           : model::profile_6_18::name;
+  j.system = {"fast_matches_reference", "ideal_tracks_kernel", "kernel_matches_reference"};
+  return j;
+}
+
 std::optional<Target> first_failure(const trace::Trace& t, const std::string& property) {
   if (is_differential(property)) return differential_failure(t, property);
   FirstRecorder sink(property);
@@ -186,6 +195,7 @@ std::vector<std::string> violated_properties(const trace::Trace& t) {
 trace::Trace with_expectations(const trace::Trace& shrunk, const Target& target) {
   trace::Trace out = shrunk;
   out.header.expect_clean = false;
+  out.header.expect_findings.clear();
   out.header.expect_violations = {target.property};
   for (const std::string& p : violated_properties(shrunk))
     if (p != target.property) out.header.expect_violations.push_back(p);
