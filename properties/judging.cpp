@@ -48,7 +48,7 @@ std::string unjudged(std::string_view name, const Judging& j, Asker asker) {
   if (info->exact_in == Exact::system) {
     if (std::find(j.system.begin(), j.system.end(), name) != j.system.end()) return "";
     if (name == "deterministic")
-      return head + " (deterministic is judged by the test suite: ctest -R 'determinism|campaign')";
+      return head + " (it is judged by the test suite: runner/tests/determinism_test.cpp, ctest -R 'same seed')";
     return fmt::format("{} (a differential: it needs its second implementation): {}", head,
                        differential_hint(name, asker));
   }

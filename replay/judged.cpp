@@ -44,20 +44,23 @@ std::vector<std::string> expected_properties(const trace::Header& header) {
 
 void require_judged(const Options& o, const trace::Header& header, trace::Arith arith, const std::string& file) {
   const properties::Judging j = judging(o, header, arith);
+  // `where`: "--check", or the expectation ("violation P", "finding NAME") at its line.
   const auto refuse = [&](const std::string& name, const std::string& where) {
     const auto& elsewhere = o.judged_elsewhere;
     if (std::find(elsewhere.begin(), elsewhere.end(), name) != elsewhere.end()) return;
     const std::string why = properties::unjudged(name, j, properties::Asker::replay);
-    if (!why.empty())
-      throw trace::TraceError({file, 0, 0}, fmt::format("{} ({})", why, where),
-                              "eevdf-check properties lists where each property is judged");
+    if (why.empty()) return;
+    const auto line = header.expectation_lines.find(where);
+    throw trace::TraceError({file, line == header.expectation_lines.end() ? 0 : line->second, 0},
+                            fmt::format("{} ({})", why, where == "--check" ? where : "expect " + where),
+                            "eevdf-check properties lists where each property is judged");
   };
   for (const std::string& p : o.check) refuse(p, "--check");
   if (differential(o)) return;  // the trace's expectations are the plain replay's
-  for (const std::string& p : header.expect_violations) refuse(p, "expect violation");
+  for (const std::string& p : header.expect_violations) refuse(p, "violation " + p);
   for (const std::string& f : header.expect_findings)
-    for (const properties::FindingInfo& info : properties::kFindings)
-      if (info.name == f) refuse(std::string(info.property), "expect finding " + f);
+    if (const properties::FindingInfo* info = properties::find_finding(f))
+      refuse(std::string(info->property), "finding " + f);
 }
 
 std::vector<PlannedReplay> plan_replays(const trace::Header& header, bool kernel_src) {

@@ -5,7 +5,7 @@
 
 #include <array>     // the name tables
 #include <cstdint>   // std::uint64_t, std::int64_t
-#include <map>       // the task lookup
+#include <map>       // the task lookup, expectation lines
 #include <optional>  // optional header values and event arguments
 #include <string>    // names
 #include <string_view>  // index_of
@@ -111,6 +111,9 @@ struct Header {
   // `expect finding NAME`: the known finding that must occur, within its condition,
   // and nothing else (replay/finding_conditions.h).
   std::vector<std::string> expect_findings;
+  // The header line of each trace-wide expectation, keyed "violation P" or "finding
+  // NAME", for messages (not part of the trace's meaning, as Event::line).
+  std::map<std::string, int> expectation_lines;
   bool expect_clean = false;
   std::vector<Expect> initial_expects;  // queries on the initial state
 

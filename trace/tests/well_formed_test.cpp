@@ -175,6 +175,8 @@ TEST_CASE("every header line in order", "[well-formed]") {
   CHECK(h.find_task(7) == &h.tasks[0]);
   CHECK(h.find_task(1) == nullptr);
   CHECK(h.expect_findings == std::vector<std::string>{"lag-bound-yield"});
+  CHECK(h.expectation_lines.at("violation lag_bound") == 11);
+  CHECK(h.expectation_lines.at("finding lag-bound-yield") == 13);
   CHECK(h.expect_violations == std::vector<std::string>{"lag_bound", "iowait_visibility"});
   CHECK_FALSE(h.expect_clean);
   CHECK(h.has_trace_expectations());
