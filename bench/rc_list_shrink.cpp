@@ -28,6 +28,7 @@ RcShrinkResult rc_list_shrink(const trace::Trace& failing, const shrinkers::Targ
   const shrinkers::Judge judge = shrinkers::judge(target);
   trace::Header header = failing.header;
   header.expect_violations.clear();
+  header.expect_findings.clear();
   header.expect_clean = false;
   header.initial_expects.clear();
   std::vector<trace::Event> current;

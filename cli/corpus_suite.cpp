@@ -4,9 +4,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>   // std::sort
+#include <cstdlib>     // std::getenv
 #include <filesystem>  // the listing
 #include <fstream>     // the traces
 #include <sstream>     // captured reports
+#include <string_view> // CI
+
+#include "replay/judged.h"
+#include "replay/vocabulary.h"
+#include "trace/error.h"
+#include "trace/reader.h"
 
 
 namespace eevdf::cli {
@@ -22,28 +29,68 @@ std::vector<std::string> traces_under(const std::filesystem::path& dir) {
   return out;
 }
 
-CorpusTrace replay_one(const std::string& path) {
-  CorpusTrace t;
-  t.path = path;
+CorpusTrace replay_one(const std::string& path, bool kernel_src) {
   std::ifstream in(path);
-  std::ostringstream out, err;
+  std::ostringstream text;
+  text << in.rdbuf();
   if (!in) {
+    CorpusTrace t;
+    t.path = path;
     t.outcome = replay::Outcome::bad_input;
     t.report = fmt::format("{}: cannot open file\n", path);
     return t;
   }
-  // replay::Options{}: the trace's own header decides (no --inject, no --features).
-  t.outcome = replay::replay(in, path, replay::Options{}, out, err);
-  if (t.outcome != replay::Outcome::clean) t.report = out.str() + err.str();
-  return t;
+  return replay_trace(path, text.str(), kernel_src);
+}
+
+// The replays the header asks for; a header that does not parse gets the plain
+// replay, whose report says why.
+std::vector<replay::PlannedReplay> plan_for(const std::string& path, const std::string& text, bool kernel_src) {
+  std::istringstream in(text);
+  try {
+    trace::TraceReader reader(in, path, replay::vocabulary());
+    return replay::plan_replays(reader.header(), kernel_src);
+  } catch (const trace::TraceError&) {
+    return {replay::PlannedReplay{}};
+  }
 }
 
 }  // namespace
 
+bool skips_fail() {
+  const char* ci = std::getenv("CI");
+  return ci != nullptr && std::string_view(ci) == "true";
+}
+
+CorpusTrace replay_trace(const std::string& path, const std::string& text, bool kernel_src) {
+  CorpusTrace t;
+  t.path = path;
+  const std::vector<replay::PlannedReplay> plan = plan_for(path, text, kernel_src);
+  for (const replay::PlannedReplay& r : plan)
+    if (!r.missing.empty()) {
+      t.skipped = r.missing;
+      return t;
+    }
+  // Options from the plan only: the trace's own header decides (no --inject, no --features).
+  for (const replay::PlannedReplay& r : plan) {
+    std::istringstream in(text);
+    std::ostringstream out, err;
+    const replay::Outcome o = replay::replay(in, path, r.options, out, err);
+    if (o != replay::Outcome::clean) t.report += out.str() + err.str();
+    t.outcome = replay::worst(t.outcome, o);
+  }
+  return t;
+}
+
 std::uint64_t CorpusFolder::passed() const {
   return static_cast<std::uint64_t>(std::count_if(traces.begin(), traces.end(), [](const CorpusTrace& t) {
-    return t.outcome == replay::Outcome::clean;
+    return t.outcome == replay::Outcome::clean && t.skipped.empty();
   }));
+}
+
+std::uint64_t CorpusFolder::skipped() const {
+  return static_cast<std::uint64_t>(
+      std::count_if(traces.begin(), traces.end(), [](const CorpusTrace& t) { return !t.skipped.empty(); }));
 }
 
 std::uint64_t CorpusResult::traces() const {
@@ -58,32 +105,56 @@ std::uint64_t CorpusResult::passed() const {
   return n;
 }
 
-CorpusResult replay_corpus(const std::string& root, const std::vector<std::string>& folders) {
+std::uint64_t CorpusResult::skipped() const {
+  std::uint64_t n = 0;
+  for (const CorpusFolder& f : folders) n += f.skipped();
+  return n;
+}
+
+CorpusResult replay_corpus(const std::string& root, const std::vector<std::string>& folders, bool kernel_src) {
   CorpusResult r;
+  r.skips_fail = skips_fail();
   for (const std::string& name : folders) {
     CorpusFolder f;
     f.name = name;
     for (const std::string& path : traces_under(std::filesystem::path(root) / name)) {
-      f.traces.push_back(replay_one(path));
+      f.traces.push_back(replay_one(path, kernel_src));
       r.worst = replay::worst(r.worst, f.traces.back().outcome);
+      if (!f.traces.back().skipped.empty() && r.skips_fail) r.worst = replay::worst(r.worst, replay::Outcome::failed);
     }
     r.folders.push_back(std::move(f));
   }
   return r;
 }
 
+namespace {
+// ", 2 SKIPPED", or under CI (where a skip fails) ", 2 NOT RUN (CI=true: a skip fails)".
+std::string skipped_text(std::uint64_t n, bool fail) {
+  if (n == 0) return "";
+  return fail ? fmt::format(", {} NOT RUN (CI=true: a skip fails)", n) : fmt::format(", {} SKIPPED", n);
+}
+}  // namespace
+
 std::string corpus_report(const CorpusResult& r) {
   std::string out;
   for (const CorpusFolder& f : r.folders) {
     const std::uint64_t n = f.traces.size();
-    out += fmt::format("  {:<12} {:>4} traces, {:>4} pass{}\n", f.name, n, f.passed(),
-                       f.passed() == n ? "" : fmt::format(", {} FAIL", n - f.passed()));
+    const std::uint64_t failed = n - f.passed() - f.skipped();
+    out += fmt::format("  {:<12} {:>4} traces, {:>4} pass{}{}\n", f.name, n, f.passed(),
+                       failed == 0 ? "" : fmt::format(", {} FAIL", failed), skipped_text(f.skipped(), r.skips_fail));
   }
   for (const CorpusFolder& f : r.folders)
     for (const CorpusTrace& t : f.traces)
       if (t.outcome != replay::Outcome::clean)
         out += fmt::format("\nFAIL {} (exit {})\n{}  eevdf-check replay {}\n", t.path, static_cast<int>(t.outcome),
                            t.report, t.path);
+  if (r.skipped() != 0) {
+    out += fmt::format("\n{} traces {}, each needing an engine this build lacks:\n", r.skipped(),
+                       r.skips_fail ? "NOT RUN (CI=true: a skip fails)" : "SKIPPED");
+    for (const CorpusFolder& f : r.folders)
+      for (const CorpusTrace& t : f.traces)
+        if (!t.skipped.empty()) out += fmt::format("  {}: {}\n", t.path, t.skipped);
+  }
   return out;
 }
 

@@ -19,27 +19,42 @@ inline const std::vector<std::string> kCorpusFolders{"scenarios", "bugs", "findi
 struct CorpusTrace {
   std::string path;
   replay::Outcome outcome = replay::Outcome::clean;
-  std::string report;  // the replay's output and errors, for a trace that did not pass
+  std::string report;   // the replays' output and errors, for a trace that did not pass
+  std::string skipped;  // why it was not replayed (an engine this build lacks), or ""
 };
 
 struct CorpusFolder {
   std::string name;
   std::vector<CorpusTrace> traces;  // sorted by path
-  std::uint64_t passed() const;
+  std::uint64_t passed() const;     // clean and not skipped
+  std::uint64_t skipped() const;
 };
 
 struct CorpusResult {
   std::vector<CorpusFolder> folders;  // in the order asked; absent folders are empty
+  // The worst outcome; a skipped trace is a failure when skips_fail.
   replay::Outcome worst = replay::Outcome::clean;
+  bool skips_fail = false;
   std::uint64_t traces() const;
   std::uint64_t passed() const;
+  std::uint64_t skipped() const;
 };
 
-// Replays every `*.trace` under `root/<folder>` (recursively, sorted) for each folder.
-CorpusResult replay_corpus(const std::string& root, const std::vector<std::string>& folders);
+// Whether a skipped trace fails the suite: under CI (the environment variable CI is
+// `true`), where every engine must be installed.
+bool skips_fail();
 
-// One line per folder ("bugs: 10 traces, 10 pass"), then each trace that did not
-// pass with its replay report.
+// Replays the trace `text` (named `path`) with every engine its header needs
+// (replay::plan_replays), or skips it when this build lacks one (`kernel_src`:
+// whether kernel-src may be used).
+CorpusTrace replay_trace(const std::string& path, const std::string& text, bool kernel_src = replay::have_kernel_src());
+
+// Replays every `*.trace` under `root/<folder>` (recursively, sorted) for each folder.
+CorpusResult replay_corpus(const std::string& root, const std::vector<std::string>& folders,
+                           bool kernel_src = replay::have_kernel_src());
+
+// One line per folder ("bugs: 10 traces, 10 pass", with the skipped ones), then each
+// trace that did not pass with its replay report, then each skipped one and why.
 std::string corpus_report(const CorpusResult& result);
 
 }  // namespace eevdf::cli

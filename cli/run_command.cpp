@@ -283,10 +283,12 @@ nlohmann::json corpus_json(const RunFlags& f, const CorpusResult& r) {
   j["folders"] = nlohmann::json::object();
   j["failures"] = nlohmann::json::array();
   for (const CorpusFolder& c : r.folders) {
-    j["folders"][c.name] = {{"traces", c.traces.size()}, {"passed", c.passed()}};
+    j["folders"][c.name] = {{"traces", c.traces.size()}, {"passed", c.passed()}, {"skipped", c.skipped()}};
     for (const CorpusTrace& t : c.traces)
       if (t.outcome != replay::Outcome::clean)
         j["failures"].push_back({{"file", t.path}, {"exit", static_cast<int>(t.outcome)}, {"report", t.report}});
+      else if (!t.skipped.empty())
+        j["skipped"].push_back({{"file", t.path}, {"why", t.skipped}});
   }
   return j;
 }
@@ -342,7 +344,7 @@ int run(RunFlags f) {
                            static_cast<double>(r.tally.events) / std::max(r.seconds, 1e-9));
   if (corpus.worst != replay::Outcome::clean)
     std::cout << fmt::format("corpus: {} traces did not replay as their headers say (see above)\n",
-                             corpus.traces() - corpus.passed());
+                             corpus.traces() - corpus.passed() - (corpus.skips_fail ? 0 : corpus.skipped()));
   std::cout << (code == 0 ? "result: clean" : "result: VIOLATED") << (r.tally.findings.empty() ? "" : " (known findings apart)")
             << "\n";
   return code;

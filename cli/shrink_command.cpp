@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "cli/seconds.h"
+#include "replay/judged.h"
 #include "replay/replay.h"
 #include "replay/vocabulary.h"
 #include "shrinkers/shrink.h"
@@ -86,9 +87,16 @@ int run(const ShrinkFlags& f) {
     std::cerr << e.what() << "\n";
     return 2;
   }
-  // The property: --property, else the trace's one `expect violation`, else the first that fails.
+  // The property: --property, else the trace's one `expect violation` (or the property
+  // of its one `expect finding`), else the first that fails.
   std::string property = f.property;
-  if (property.empty() && input.header.expect_violations.size() == 1) property = input.header.expect_violations[0];
+  const std::vector<std::string> expected = replay::expected_properties(input.header);
+  if (property.empty() && expected.size() == 1) property = expected[0];
+  if (const std::string why = properties::unjudged(property, shrinkers::judging(input.header), properties::Asker::shrink);
+      !property.empty() && !why.empty()) {
+    std::cerr << fmt::format("{}: --property {}\n", f.file, why);
+    return 2;
+  }
   const std::optional<shrinkers::Target> target = shrinkers::first_failure(input, property);
   if (!target) {
     std::cerr << why_not(f.file, text.str(), property);
@@ -124,7 +132,8 @@ Run add_shrink(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("shrink", "Shrink a failing trace to a 1-minimal one that fails the same property");
   cmd->add_option("trace", f->file, "The failing trace")->required();
   cmd->add_option("--property", f->property,
-                  "The property to keep failing (default: the trace's one `expect violation`, else the first to fail)")
+                  "The property to keep failing (default: the trace's one `expect violation` or `expect finding`, "
+                  "else the first to fail)")
       ->check(CLI::IsMember(replay::vocabulary().properties));
   cmd->add_option("--budget", f->budget, "Time budget, e.g. 30s, 2m (default 30s)");
   cmd->add_flag("--stats", f->stats, "Per-pass candidates, accepted, events removed and why it stopped (stderr)");

@@ -56,6 +56,13 @@ inline constexpr std::array<FindingInfo, 9> kFindings{{
      "stretch puts the light curr's key that far from it (linux-source-6.12 6.12.117-1~deb12u1)"},
 }};
 
+// The entry named `name`, or nullptr.
+constexpr const FindingInfo* find_finding(std::string_view name) {
+  for (const FindingInfo& f : kFindings)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
 // The registered name `name`; a name not in the table fails to compile when the
 // call is a constant expression (every caller's is).
 constexpr std::string_view known_finding(std::string_view name) {

@@ -16,6 +16,7 @@
 #include "replay/apply_event.h"
 #include "replay/checked_run.h"
 #include "replay/engines.h"
+#include "replay/finding_conditions.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
 #include "replay/violations.h"
@@ -139,10 +140,15 @@ class KernelSrcEngine final : public Engine {
   explicit KernelSrcEngine(const EngineSetup& s)
       : s_(s), summary_(s.options.dump != Dump::none ? s.err : s.out),
         log_(s.file, s.header, s.options.keep_going, summary_) {
-    const model::Config config = make_config(s.header, s.options, s.file);
+    config_ = make_config(s.header, s.options, s.file);
+    const model::Config& config = config_;
     require_runnable(s, config);
     require_applicable(s, "6.12");
-    log_.judges("kernel_matches_reference");
+    properties::Judging judging;  // the 6.12 properties in the kernel arithmetic, and the differential
+    judging.profile = model::profile_6_12::name;
+    judging.system = {"kernel_matches_reference"};
+    log_.judging(judging);
+    causes_.note_header(s.header, config_);
     lock_ = std::make_unique<KernelSrcLockstep>(config, make_task_specs(s.header), &log_,
                                                 properties::Selection{s.options.check, s.options.skip});
     judge(0, 0);
@@ -150,6 +156,7 @@ class KernelSrcEngine final : public Engine {
 
   bool apply(const trace::Event& e) override {
     if (!difference_.empty()) return false;
+    causes_.note(e, config_);
     const std::string reason = lock_->apply(e);
     if (!reason.empty()) throw trace::TraceError({s_.file, e.line, e.column}, reason);
     judge(e.line, e.time_ns);
@@ -169,7 +176,13 @@ class KernelSrcEngine final : public Engine {
 
   Outcome finish(std::uint64_t events) override {
     lock_->reference().finish();
-    const bool ok = log_.expectations_hold(summary_) && failed_ == 0;
+    const auto measure = [this](std::string_view name, std::string& num, std::string& den) {
+      return difference_.empty() && lock_->reference().checker().measure(name, num, den);
+    };
+    const auto missing = [&](std::string_view finding) {
+      return finding_missing(finding, {log_.tagged(), measure, causes_, config_});
+    };
+    const bool ok = log_.expectations_hold(summary_, missing) && failed_ == 0;
     summary_ << fmt::format("{}: {} (kernel-src {}, {} events, {} expectations, {} violations, {} kernel warnings; "
                             "properties on the 6.12 reference in lockstep{})\n",
                             s_.file, ok ? "ok" : "FAILED", kernel_src::kernel_version(), events, expectations_,
@@ -210,6 +223,8 @@ class KernelSrcEngine final : public Engine {
   const EngineSetup s_;
   std::ostream& summary_;
   ViolationLog log_;
+  model::Config config_;
+  FindingCauses causes_;  // for `expect finding` of a measure
   std::unique_ptr<KernelSrcLockstep> lock_;
   std::string difference_;
   int line_ = 0;
@@ -228,6 +243,11 @@ class DiffEngine final : public Engine {
     // are the plain replays' (reference and --model=kernel-src).
     const auto& listed = s.header.expect_violations;
     expected_ = std::find(listed.begin(), listed.end(), "kernel_matches_reference") != listed.end();
+    for (const std::string& f : s.header.expect_findings)  // the finding's condition: the null pick
+      if (const properties::FindingInfo* info = properties::find_finding(f);
+          info != nullptr && info->property == "kernel_matches_reference")
+        expected_finding_ = f;
+    expected_ = expected_ || !expected_finding_.empty();
     lock_ = std::make_unique<KernelSrcLockstep>(config, make_task_specs(s.header));
     take_difference(0);
   }
@@ -258,6 +278,11 @@ class DiffEngine final : public Engine {
                               "is not the reference's exact one\n",
                               lock_->overflow_line());
       s_.out << fmt::format("  replay: eevdf-check replay --diff=kernel-src {}\n", s_.file);
+      if (!expected_finding_.empty() && !lock_->null_pick()) {
+        s_.out << fmt::format("{}: FAILED: expected the finding {}, but the difference is not its null pick\n", s_.file,
+                              expected_finding_);
+        return Outcome::failed;
+      }
       if (expected) s_.out << fmt::format("{}: ok (kernel_matches_reference violated, as expected)\n", s_.file);
       return expected ? Outcome::clean : Outcome::failed;
     }
@@ -276,6 +301,7 @@ class DiffEngine final : public Engine {
   const EngineSetup s_;
   std::unique_ptr<KernelSrcLockstep> lock_;
   bool expected_ = false;
+  std::string expected_finding_;  // `expect finding` of kernel_matches_reference
   std::string difference_;
   int line_ = 0;
 };

@@ -16,6 +16,7 @@
 #include "replay/checked_run.h"
 #include "replay/engine.h"
 #include "replay/engines.h"
+#include "replay/finding_conditions.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
 #include "replay/violations.h"
@@ -36,9 +37,16 @@ class ModelEngine final : public Engine {
         summary_(s.options.dump != Dump::none ? s.err : s.out),
         log_(s.file, s.header, s.options.keep_going, s.options.dump != Dump::none ? s.err : s.out) {
     require_applicable(s, P::name);
-    const model::Config config = make_config(header_, options_, file_);
+    config_ = make_config(header_, options_, file_);
+    const model::Config& config = config_;
     const auto specs = make_task_specs(header_);
     const properties::Selection selection{options_.check, options_.skip};
+    properties::Judging judging;
+    judging.profile = P::name;
+    judging.kernel_arith = arith_ == trace::Arith::kernel;
+    judging.ideal_arith = arith_ == trace::Arith::ideal;
+    log_.judging(judging);
+    causes_.note_header(header_, config_);
     if (arith_ == trace::Arith::kernel) {
       kernel_ = std::make_unique<CheckedRun<KernelArith, P>>(config, specs, log_, selection);
       if (s.shadow) ideal_shadow_ = std::make_unique<model::Machine<IdealArith, P>>(config, specs);
@@ -49,6 +57,7 @@ class ModelEngine final : public Engine {
   }
 
   bool apply(const trace::Event& e) override {
+    causes_.note(e, config_);
     if (kernel_) run(*kernel_, e);
     else run(*ideal_, e);
     apply_shadow(e);
@@ -73,7 +82,13 @@ class ModelEngine final : public Engine {
   Outcome finish(std::uint64_t events) override {
     if (kernel_) kernel_->finish();
     else ideal_->finish();
-    const bool ok = log_.expectations_hold(summary_) && failed_expectations_ == 0;
+    const auto measure = [this](std::string_view name, std::string& num, std::string& den) {
+      return kernel_ ? kernel_->checker().measure(name, num, den) : ideal_->checker().measure(name, num, den);
+    };
+    const auto missing = [&](std::string_view finding) {
+      return finding_missing(finding, {log_.tagged(), measure, causes_, config_});
+    };
+    const bool ok = log_.expectations_hold(summary_, missing) && failed_expectations_ == 0;
     const std::string profile = P::name == model::kDefaultProfile ? "" : fmt::format("profile {}, ", P::name);
     summary_ << fmt::format("{}: {} ({}{} arithmetic, {} events, {} expectations, {} violations)\n", file_,
                             ok ? "ok" : "FAILED", profile, trace::arith_name(arith_), events, expectations_,
@@ -128,6 +143,8 @@ class ModelEngine final : public Engine {
   std::ostream& out_;
   std::ostream& summary_;
   ViolationLog log_;
+  model::Config config_;
+  FindingCauses causes_;  // for `expect finding` of a measure
   std::unique_ptr<CheckedRun<KernelArith, P>> kernel_;
   std::unique_ptr<CheckedRun<IdealArith, P>> ideal_;
   std::unique_ptr<model::Machine<IdealArith, P>> ideal_shadow_;

@@ -8,6 +8,7 @@
 
 #include "base/assert.h"
 #include "replay/apply_event.h"
+#include "replay/judged.h"
 #include "replay/model_config.h"
 #include "replay/replay.h"
 #include "replay/vocabulary.h"
@@ -223,6 +224,7 @@ Outcome replay_diff(std::istream& in, const std::string& file, const Options& op
                     std::ostream& err) {
   return guarded(file, err, [&] {
     trace::TraceReader reader(in, file, vocabulary());
+    require_judged(options, reader.header(), trace::Arith::kernel, file);
     trace::StaticRules rules(file);
     std::vector<trace::Event> events;
     while (auto statement = reader.next())

@@ -7,6 +7,7 @@
 
 #include "base/assert.h"
 #include "replay/engine.h"
+#include "replay/judged.h"
 #include "replay/vocabulary.h"
 #include "trace/error.h"
 #include "trace/line.h"
@@ -42,10 +43,12 @@ Prescan prescan(std::istream& in) {
   return scan;
 }
 
+// One pass in `arith` of a replay in `replay_arith` (`both`: this pass and the other).
 Outcome run_pass(std::istream& in, const std::string& file, const Options& options, trace::Arith arith,
-                 const Prescan& scan, std::ostream& out, std::ostream& err) {
+                 trace::Arith replay_arith, const Prescan& scan, std::ostream& out, std::ostream& err) {
   trace::TraceReader reader(in, file, vocabulary());
   const trace::Header& header = reader.header();
+  require_judged(options, header, replay_arith, file);
   const bool shadow = scan.seekable && (arith == trace::Arith::kernel ? scan.ideal_queries : scan.kernel_queries);
   std::unique_ptr<Engine> engine = make_engine({header, options, arith, shadow, file, out, err});
   trace::StaticRules rules(file);
@@ -91,13 +94,13 @@ Outcome replay(std::istream& in, const std::string& file, const Options& options
     const trace::Arith arith = kernel_only        ? trace::Arith::kernel
                                : scan.seekable ? choose_arith(in, file, options)
                                                : options.arith.value_or(trace::Arith::kernel);
-    if (arith != trace::Arith::both) return run_pass(in, file, options, arith, scan, out, err);
-    const Outcome kernel = run_pass(in, file, options, trace::Arith::kernel, scan, out, err);
+    if (arith != trace::Arith::both) return run_pass(in, file, options, arith, arith, scan, out, err);
+    const Outcome kernel = run_pass(in, file, options, trace::Arith::kernel, arith, scan, out, err);
     in.clear();
     in.seekg(0);
     Options ideal_options = options;
     ideal_options.dump = Dump::none;  // with `both` the dump is of the kernel arithmetic
-    return worst(kernel, run_pass(in, file, ideal_options, trace::Arith::ideal, scan, out, err));
+    return worst(kernel, run_pass(in, file, ideal_options, trace::Arith::ideal, arith, scan, out, err));
   });
 }
 

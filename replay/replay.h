@@ -39,6 +39,10 @@ struct Options {
   // --diff=ideal: replay the kernel and the ideal arithmetic in lockstep, comparing
   // every decision and the drift against the rounding bound (ideal_tracks_kernel).
   bool diff_ideal = false;
+  // Properties another replay of the same trace judges (corpus check's plan, e.g.
+  // ideal_tracks_kernel by its --diff=ideal replay): their expectations are left to
+  // it instead of refused (replay/judged.h).
+  std::vector<std::string> judged_elsewhere;
 };
 
 // Whether this build has the kernel-src model (the kernel source package was

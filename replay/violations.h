@@ -1,13 +1,16 @@
 // The replay's sink for property violations and the trace-wide expectations
-// (`expect violation P`, `expect clean`): what to print, when to stop, how it ends.
+// (`expect violation P`, `expect finding NAME`, `expect clean`): what to print, when
+// to stop, how it ends.
 #pragma once
 
-#include <cstdint>  // counts
-#include <map>      // per property
+#include <cstdint>     // counts
+#include <functional>  // the finding judge
+#include <map>         // per property
+#include <utility>     // (property, finding) keys
 #include <ostream>  // reports
 #include <string>   // names
-#include <vector>   // judged system properties
 
+#include "properties/judging.h"
 #include "properties/property.h"
 #include "trace/trace.h"
 
@@ -21,16 +24,24 @@ class ViolationLog final : public properties::Sink {
   void violation(const properties::Violation& v) override;
   void measure(std::string_view, const std::string&, const std::string&) override {}
 
-  // A system-wide property (catalogue: Exact::system) this replay judges and reports
-  // itself (kernel_matches_reference on kernel-src); an expected violation of any
-  // other one is left to the mode that judges it (--diff, --diff=kernel-src).
-  void judges(std::string property) { judged_system_.push_back(std::move(property)); }
+  // What this pass judges (replay/judged.h). An expected violation of a property it
+  // does not judge is another pass's (`arith both`) or another replay's
+  // (Options::judged_elsewhere) to meet: require_judged refused every other one.
+  void judging(properties::Judging j) { judging_ = std::move(j); }
+
+  // Violations carrying each finding's tag (properties/findings.h).
+  const std::map<std::string, std::uint64_t>& tagged() const { return tagged_; }
 
   // Without trace-wide expectations the first violation stops a replay.
   bool must_stop() const { return total_ > 0 && !header_.has_trace_expectations() && !keep_going_; }
   std::uint64_t total() const { return total_; }
-  // Whether the trace-wide expectations hold; explains to `summary` when not.
-  bool expectations_hold(std::ostream& summary) const;
+  // "" when the finding occurred within its condition, else what is missing
+  // (replay/finding_conditions.h, with the engine's measures and the trace's causes).
+  using FindingJudge = std::function<std::string(std::string_view finding)>;
+  // Whether the trace-wide expectations hold; explains to `summary` when not. An
+  // `expect finding F` holds when `missing(F)` is "" and every violation of F's
+  // property carries F's tag (an untagged one went past the condition).
+  bool expectations_hold(std::ostream& summary, const FindingJudge& missing) const;
 
  private:
   // Beyond this many lines per property a replay only counts (a long trace can
@@ -41,8 +52,11 @@ class ViolationLog final : public properties::Sink {
   const trace::Header& header_;
   bool keep_going_;
   std::ostream& out_;
-  std::vector<std::string> judged_system_;
+  bool judged(const std::string& property) const;
+  properties::Judging judging_;
   std::map<std::string, std::uint64_t> counts_;
+  std::map<std::string, std::uint64_t> tagged_;                          // per finding
+  std::map<std::pair<std::string, std::string>, std::uint64_t> by_tag_;  // (property, finding or "")
   std::uint64_t total_ = 0;
   std::uint64_t consequences_ = 0;
 };

@@ -5,6 +5,7 @@
 #include "model/injections.h"
 #include "model/profiles.h"
 #include "properties/catalogue.h"
+#include "properties/findings.h"
 
 namespace eevdf::replay {
 namespace {
@@ -18,6 +19,7 @@ trace::Vocabulary build() {
     v.properties.emplace_back(p.name);
     if (p.kind != properties::Kind::pass_fail) v.measures.emplace_back(p.name);
   }
+  for (const auto& f : properties::kFindings) v.findings.emplace_back(f.name);
   return v;
 }
 

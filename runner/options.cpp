@@ -36,6 +36,15 @@ std::vector<std::string> checked_properties(const properties::Selection& selecti
   return out;
 }
 
+properties::Judging judging(const Options& o) {
+  properties::Judging j;
+  j.profile = o.kernel_src ? model::profile_6_12::name : o.generator.profile;
+  if (o.kernel_src) j.system.emplace_back("kernel_matches_reference");
+  if (!o.kernel_src && o.diff_every != 0) j.system.emplace_back("fast_matches_reference");
+  if (!o.kernel_src && o.ideal_every != 0) j.system.emplace_back("ideal_tracks_kernel");
+  return j;
+}
+
 std::string validate(const Options& o) {
   if (o.shard_count == 0 || o.shard_index >= o.shard_count)
     return fmt::format("--shard {}/{}: the index must be below the count", o.shard_index, o.shard_count);
@@ -45,8 +54,9 @@ std::string validate(const Options& o) {
     return "this build has no kernel-src model (linux-source-6.12 was not installed: run `bash ci/setup` and rebuild)";
   if (o.kernel_src && !o.generator.injections.empty()) return "kernel-src runs the kernel as it is: no --inject";
   if (o.kernel_src && o.generator.profile != "6.12") return "kernel-src traces are drawn under the 6.12 profile";
+  const properties::Judging judged = judging(o);
   for (const std::string& p : o.selection.check) {
-    const std::string why = properties::not_applicable(p, o.kernel_src ? "6.12" : "6.18");
+    const std::string why = properties::unjudged(p, judged, properties::Asker::run);
     if (!why.empty()) return "--check " + why;
   }
   trace::Header h;  // the model must accept the injections and features every trace carries

@@ -7,6 +7,7 @@
 #include <string>   // names
 
 #include "generator/generator.h"
+#include "properties/judging.h"
 #include "properties/registry.h"
 
 namespace eevdf::runner {
@@ -50,8 +51,13 @@ std::uint64_t trace_seed(std::uint64_t seed, std::uint64_t index);
 // With kernel_src: kernel_matches_reference, the one check on kernel-src so far.
 std::vector<std::string> checked_properties(const properties::Selection& selection, bool kernel_src = false);
 
-// Why the options cannot run (an unknown or unimplemented injection, a bad shard),
-// or "" when they can.
+// What a campaign with `options` judges (properties/judging.h): the per-event checks
+// in the kernel arithmetic under its profile, fast_matches_reference with diff_every,
+// ideal_tracks_kernel with ideal_every, kernel_matches_reference with kernel_src.
+properties::Judging judging(const Options& options);
+
+// Why the options cannot run (an unknown or unimplemented injection, a bad shard,
+// a --check of a property the campaign does not judge), or "" when they can.
 std::string validate(const Options& options);
 
 }  // namespace eevdf::runner

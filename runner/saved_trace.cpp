@@ -57,7 +57,10 @@ std::string folder_for(const trace::Trace& t) {
 }
 
 std::string corpus_name(const trace::Trace& t, const std::string& text, int attempt) {
-  const std::string property = t.header.expect_violations.empty() ? "clean" : t.header.expect_violations.front();
+  const auto& h = t.header;
+  const std::string property = !h.expect_violations.empty() ? h.expect_violations.front()
+                               : !h.expect_findings.empty() ? h.expect_findings.front()
+                                                            : "clean";
   return saved_trace_name(property, text, attempt);
 }
 

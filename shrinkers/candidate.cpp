@@ -23,6 +23,7 @@ Work strip_expectations(const trace::Trace& t) {
   Work w;
   w.header = t.header;
   w.header.expect_violations.clear();
+  w.header.expect_findings.clear();
   w.header.expect_clean = false;
   w.header.initial_expects.clear();
   for (const trace::BodyStatement& s : t.body)

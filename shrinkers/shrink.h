@@ -44,6 +44,7 @@
 #include <string>      // property names
 #include <vector>      // per-pass statistics
 
+#include "properties/judging.h"
 #include "trace/trace.h"
 
 namespace eevdf::shrinkers {
@@ -120,6 +121,10 @@ Judge judge(const Target& target);
 // A judge from any predicate: no repair, no early stop (tests, custom predicates).
 Judge judge(const Predicate& predicate);
 
+// What a shrink judges (properties/judging.h): the per-event checks in the kernel
+// arithmetic under the trace's profile, and the differentials (shrinkers/differential.h).
+properties::Judging judging(const trace::Header& header);
+
 // The first property `t` violates on its own (not a consequence), in the kernel
 // arithmetic, as a target with its finding status; nullopt when it replays clean or
 // is invalid.
@@ -131,9 +136,11 @@ std::optional<Target> first_failure(const trace::Trace& t, const std::string& pr
 // to replay clean (the target's failure can bring others with it).
 std::vector<std::string> violated_properties(const trace::Trace& t);
 
-// `shrunk` with the trace-wide expectations that make it a passing corpus test:
-// `expect violation` of the target's property first, then of every other property
-// it violates (violated_properties).
+// `shrunk` with the trace-wide expectations that make it a passing corpus test: the
+// target first (`expect finding` of its known finding, else `expect violation` of its
+// property), then every other failure of a full kernel-arithmetic replay: `expect
+// finding` for a known finding while every violation of its property matches one,
+// else `expect violation` of the property.
 trace::Trace with_expectations(const trace::Trace& shrunk, const Target& target);
 
 // Runs the passes to a fixed point: returns a trace that fails `judge`, without

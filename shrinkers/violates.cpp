@@ -2,12 +2,15 @@
 // the candidate in the target's arithmetic; see shrink.h.
 #include <algorithm>  // std::find
 #include <memory>     // the shared target
+#include <set>        // properties
 #include <stdexcept>  // std::invalid_argument
 #include <variant>    // std::get_if
 
 #include "base/assert.h"
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "model/profile.h"
+#include "properties/findings.h"
 #include "properties/property.h"
 #include "properties/registry.h"
 #include "replay/checked_run.h"
@@ -46,10 +49,14 @@ class FirstRecorder final : public properties::Sink {
     if (v.consequence || (!property_.empty() && v.property != property_)) return;
     if (!first) first = Target{std::string(v.property), std::string(v.finding)};
     if (std::find(all.begin(), all.end(), v.property) == all.end()) all.emplace_back(v.property);
+    if (v.finding.empty()) untagged.emplace(v.property);
+    else if (std::find(tags.begin(), tags.end(), v.finding) == tags.end()) tags.emplace_back(v.finding);
   }
   void measure(std::string_view, const std::string&, const std::string&) override {}
   std::optional<Target> first;
   std::vector<std::string> all;
+  std::set<std::string> untagged;  // properties with a violation that matches no known finding
+  std::vector<std::string> tags;   // the known findings seen, in order
 
  private:
   const std::string& property_;
@@ -169,6 +176,14 @@ bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
 
 }  // namespace
 
+properties::Judging judging(const trace::Header& header) {
+  properties::Judging j;
+  j.profile = header.kernel && *header.kernel == model::profile_6_12::name ? model::profile_6_12::name
+                                                                           : model::profile_6_18::name;
+  j.system = {"fast_matches_reference", "ideal_tracks_kernel", "kernel_matches_reference"};
+  return j;
+}
+
 std::optional<Target> first_failure(const trace::Trace& t, const std::string& property) {
   if (is_differential(property)) return differential_failure(t, property);
   FirstRecorder sink(property);
@@ -185,11 +200,30 @@ std::vector<std::string> violated_properties(const trace::Trace& t) {
 
 trace::Trace with_expectations(const trace::Trace& shrunk, const Target& target) {
   trace::Trace out = shrunk;
-  out.header.expect_clean = false;
-  out.header.expect_violations = {target.property};
-  for (const std::string& p : violated_properties(shrunk))
-    if (p != target.property) out.header.expect_violations.push_back(p);
-  EEVDF_ASSERT(out.header.expect_violations.front() == target.property, "the target comes first");
+  auto& h = out.header;
+  h.expect_clean = false;
+  h.expect_violations.clear();
+  h.expect_findings.clear();
+  const auto add = [](std::vector<std::string>& v, const std::string& x) {
+    if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+  };
+  const bool pinned = target.finding && !target.finding->empty();
+  if (pinned) add(h.expect_findings, *target.finding);
+  else add(h.expect_violations, target.property);
+  // Every other failure: pinned by its finding while each of its violations matches
+  // one, else by its property.
+  const std::string any;
+  FirstRecorder sink(any);
+  if (record(shrunk, sink, false)) {
+    for (const std::string& p : sink.all)
+      if (sink.untagged.count(p) != 0) add(h.expect_violations, p);
+    for (const std::string& f : sink.tags)
+      if (const properties::FindingInfo* info = properties::find_finding(f);
+          info != nullptr && sink.untagged.count(std::string(info->property)) == 0)
+        add(h.expect_findings, f);
+  }
+  EEVDF_ASSERT(pinned ? h.expect_findings.front() == *target.finding : h.expect_violations.front() == target.property,
+               "the target comes first");
   return out;
 }
 

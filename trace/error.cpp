@@ -8,8 +8,9 @@ namespace eevdf::trace {
 namespace {
 
 std::string render(const SourceLoc& loc, const std::string& message, const std::string& hint) {
-  std::string out = loc.file + ":" + std::to_string(loc.line);
-  if (loc.column > 0) out += ":" + std::to_string(loc.column);
+  std::string out = loc.file;  // line 0: about the whole file
+  if (loc.line > 0) out += ":" + std::to_string(loc.line);
+  if (loc.line > 0 && loc.column > 0) out += ":" + std::to_string(loc.column);
   out += ": " + message;
   if (!hint.empty()) out += " (" + hint + ")";
   return out;

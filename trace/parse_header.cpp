@@ -208,10 +208,11 @@ void HeaderParser::task(const Context& ctx) {
 }
 
 void HeaderParser::expect(const Context& ctx) {
-  const Token& what = ctx.token(1, "`violation <property>`, `clean` or a query");
+  const Token& what = ctx.token(1, "`violation <property>`, `finding <name>`, `clean` or a query");
   if (what.text == "clean") {
     if (!header_.expect_violations.empty())
       ctx.fail_at(what, "`expect clean` contradicts `expect violation` above");
+    if (!header_.expect_findings.empty()) ctx.fail_at(what, "`expect clean` contradicts `expect finding` above");
     header_.expect_clean = true;
     ctx.expect_end(2);
   } else if (what.text == "violation") {
@@ -219,6 +220,14 @@ void HeaderParser::expect(const Context& ctx) {
     const Token& p = ctx.token(2, "a property name");
     require_known(ctx, p, ctx.vocab.properties, "property");
     header_.expect_violations.push_back(p.text);
+    header_.expectation_lines.emplace("violation " + p.text, ctx.line.number);
+    ctx.expect_end(3);
+  } else if (what.text == "finding") {
+    if (header_.expect_clean) ctx.fail_at(what, "`expect finding` contradicts `expect clean` above");
+    const Token& f = ctx.token(2, "a finding name");
+    require_known(ctx, f, ctx.vocab.findings, "finding");
+    header_.expect_findings.push_back(f.text);
+    header_.expectation_lines.emplace("finding " + f.text, ctx.line.number);
     ctx.expect_end(3);
   } else {
     header_.initial_expects.push_back(parse_expect(ctx));

@@ -77,7 +77,7 @@ struct TraceReader::State {
     }
     if (first == "expect") {
       const detail::Token& what = ctx.token(1, "a query");
-      if (what.text == "violation" || what.text == "clean")
+      if (what.text == "violation" || what.text == "finding" || what.text == "clean")
         ctx.fail_at(what, "trace-wide `expect " + what.text + "` belongs in the header");
       return detail::parse_expect(ctx);
     }

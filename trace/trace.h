@@ -5,7 +5,7 @@
 
 #include <array>     // the name tables
 #include <cstdint>   // std::uint64_t, std::int64_t
-#include <map>       // the task lookup
+#include <map>       // the task lookup, expectation lines
 #include <optional>  // optional header values and event arguments
 #include <string>    // names
 #include <string_view>  // index_of
@@ -108,6 +108,12 @@ struct Header {
   std::vector<std::string> injections;
   std::vector<TaskDecl> tasks;
   std::vector<std::string> expect_violations;
+  // `expect finding NAME`: the known finding that must occur, within its condition,
+  // and nothing else (replay/finding_conditions.h).
+  std::vector<std::string> expect_findings;
+  // The header line of each trace-wide expectation, keyed "violation P" or "finding
+  // NAME", for messages (not part of the trace's meaning, as Event::line).
+  std::map<std::string, int> expectation_lines;
   bool expect_clean = false;
   std::vector<Expect> initial_expects;  // queries on the initial state
 
@@ -122,12 +128,15 @@ struct Header {
   Arith arith_or_default() const { return arith.value_or(Arith::kernel); }
   // By id; a cached index keeps this O(log n) for headers of thousands of tasks.
   const TaskDecl* find_task(int id) const;
-  bool has_trace_expectations() const { return expect_clean || !expect_violations.empty(); }
+  bool has_trace_expectations() const {
+    return expect_clean || !expect_violations.empty() || !expect_findings.empty();
+  }
   bool operator==(const Header& o) const {
     return kernel == o.kernel && arith == o.arith && topology == o.topology && hz == o.hz &&
            base_slice_ns == o.base_slice_ns && features == o.features &&
            injections == o.injections && tasks == o.tasks &&
-           expect_violations == o.expect_violations && expect_clean == o.expect_clean &&
+           expect_violations == o.expect_violations && expect_findings == o.expect_findings &&
+           expect_clean == o.expect_clean &&
            initial_expects == o.initial_expects;
   }
 };

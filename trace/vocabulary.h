@@ -1,5 +1,5 @@
 // The names a trace may use that the trace library itself does not own: profiles,
-// features and injections (model/), properties and measures (properties/). The
+// features and injections (model/), properties, measures and findings (properties/). The
 // caller supplies them, so that the parser can say "did you mean" at the column.
 #pragma once
 
@@ -14,6 +14,7 @@ struct Vocabulary {
   std::vector<std::string> injections;
   std::vector<std::string> properties;  // pass/fail and measures alike
   std::vector<std::string> measures;    // the measure properties only
+  std::vector<std::string> findings;    // the known findings (`expect finding NAME`)
 
   static bool contains(const std::vector<std::string>& names, const std::string& name);
   // The words a `features` line accepts: NAME and NO_NAME for each feature.

@@ -94,6 +94,7 @@ void write_header(std::ostream& out, const Header& h) {
   for (const std::string& name : h.injections) out << "inject " << name << "\n";
   for (const TaskDecl& t : h.tasks) out << format_task(t) << "\n";
   for (const std::string& p : h.expect_violations) out << "expect violation " << p << "\n";
+  for (const std::string& f : h.expect_findings) out << "expect finding " << f << "\n";
   if (h.expect_clean) out << "expect clean\n";
   for (const Expect& x : h.initial_expects) out << format_expect(x) << "\n";
 }

@@ -184,12 +184,14 @@ rc::Gen<Header> header(const Vocabulary& vocab) {
     for (const std::size_t i : draw_subset(vocab.injections.size(), injections))
       h.injections.push_back(vocab.injections[i]);
     h.tasks = draw_tasks(h.topology_or_default().ncpus());
-    // `expect clean` and `expect violation` contradict each other: one kind only.
+    // `expect clean` contradicts `expect violation` and `expect finding`.
     if (draw_bool()) {
       h.expect_clean = true;
     } else {
       const int violations = draw_in(0, 3);
       for (int k = 0; k < violations; ++k) h.expect_violations.push_back(*rc::gen::elementOf(vocab.properties));
+      const int findings = vocab.findings.empty() ? 0 : draw_in(0, 2);
+      for (int k = 0; k < findings; ++k) h.expect_findings.push_back(*rc::gen::elementOf(vocab.findings));
     }
     const int initial = draw_in(0, kInitialExpectsMax);
     for (int k = 0; k < initial; ++k) {

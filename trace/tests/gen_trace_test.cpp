@@ -43,6 +43,7 @@ void note_header(const Header& h, Seen& seen) {
   if (!h.injections.empty()) seen.header_lines.insert("inject");
   if (!h.tasks.empty()) seen.header_lines.insert("task");
   if (!h.expect_violations.empty()) seen.header_lines.insert("expect violation");
+  if (!h.expect_findings.empty()) seen.header_lines.insert("expect finding");
   if (h.expect_clean) seen.header_lines.insert("expect clean");
   if (!h.initial_expects.empty()) seen.initial_expects = true;
 }
@@ -88,7 +89,7 @@ TEST_CASE("the generator reaches every line, verb and query", "[gen]") {
     }
   }
   CHECK(seen.header_lines == std::set<std::string>{"kernel", "arith", "topology", "hz", "base_slice", "features",
-                                                   "inject", "task", "expect violation", "expect clean"});
+                                                   "inject", "task", "expect violation", "expect finding", "expect clean"});
   CHECK(seen.short_topology);
   CHECK(seen.long_topology);
   CHECK(seen.preamble);

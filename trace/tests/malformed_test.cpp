@@ -105,6 +105,10 @@ TEST_CASE("unknown names in the header, with a hint when close", "[malformed][he
       // "expect violation " is 17 bytes: the property at 18.
       {"unknown property", V + "expect violation lag_bonud\n", "unknown property `lag_bonud`", 2, 18, "did you mean `lag_bound`?"},
       {"clean after violation", V + "expect violation lag_bound\nexpect clean\n", "`expect clean` contradicts `expect violation` above", 3, 8},
+      // "expect finding " is 15 bytes: the name at 16.
+      {"unknown finding", V + "expect finding lag-bound-yeild\n", "unknown finding `lag-bound-yeild`", 2, 16, "did you mean `lag-bound-yield`?"},
+      {"clean after finding", V + "expect finding lag-bound-yield\nexpect clean\n", "`expect clean` contradicts `expect finding` above", 3, 8},
+      {"finding after clean", V + "expect clean\nexpect finding lag-bound-yield\n", "`expect finding` contradicts `expect clean` above", 3, 8},
   };
   for (const Malformed& m : cases) check_case(m);
 }
@@ -157,6 +161,7 @@ TEST_CASE("a header statement after the first event", "[malformed][body]") {
       {"hz after an event", V + "@0 tick 0\nhz 100\n", "header statement `hz` after the first event", 3, 1},
       // "expect " is 7 bytes: "violation" at 8.
       {"expect violation after an event", V + "@0 tick 0\nexpect violation lag_bound\n", "trace-wide `expect violation` belongs in the header", 3, 8},
+      {"expect finding after an event", V + "@0 tick 0\nexpect finding lag-bound-yield\n", "trace-wide `expect finding` belongs in the header", 3, 8},
       {"expect clean after an event", V + "@0 tick 0\nexpect clean\n", "trace-wide `expect clean` belongs in the header", 3, 8},
       {"unknown statement", V + "@0 tick 0\nfork 1\n", "unknown statement `fork`", 3, 1, "events start with `@<time>`"},
   };

@@ -156,7 +156,8 @@ TEST_CASE("every header line in order", "[well-formed]") {
       "inject iowait_dec_new_rq\n"
       "task 7 nice=-20 slice=0.1ms name=a.b-c_9 cpu=5\n"
       "expect violation lag_bound\n"
-      "expect violation iowait_visibility\n");
+      "expect violation iowait_visibility\n"
+      "expect finding lag-bound-yield\n");
   const Header& h = t.header;
   CHECK(h.kernel == "6.18");
   CHECK(h.arith == Arith::both);
@@ -173,6 +174,9 @@ TEST_CASE("every header line in order", "[well-formed]") {
   CHECK(h.tasks[0].cpu == 5);
   CHECK(h.find_task(7) == &h.tasks[0]);
   CHECK(h.find_task(1) == nullptr);
+  CHECK(h.expect_findings == std::vector<std::string>{"lag-bound-yield"});
+  CHECK(h.expectation_lines.at("violation lag_bound") == 11);
+  CHECK(h.expectation_lines.at("finding lag-bound-yield") == 13);
   CHECK(h.expect_violations == std::vector<std::string>{"lag_bound", "iowait_visibility"});
   CHECK_FALSE(h.expect_clean);
   CHECK(h.has_trace_expectations());
