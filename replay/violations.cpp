@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
+#include "properties/measure_units.h"
 #include "properties/registry.h"
 
 namespace eevdf::replay {
@@ -23,6 +25,13 @@ void ViolationLog::violation(const properties::Violation& v) {
   const std::string finding = v.finding.empty() ? "" : fmt::format("\n  known finding {} (properties/findings.h)", v.finding);
   if (n <= kPrintedPerPropertyMax) out_ << where << ": " << v.values << "\n  " << v.explanation << finding << "\n";
   if (n == kPrintedPerPropertyMax + 1) out_ << file_ << ": further " << v.property << " violations only counted\n";
+}
+
+void ViolationLog::measure(std::string_view name, const std::string& numerator, const std::string& denominator) {
+  const std::string exact = denominator == "1" ? numerator : numerator + "/" + denominator;
+  const long double value = std::strtold(numerator.c_str(), nullptr) / std::strtold(denominator.c_str(), nullptr);
+  out_ << fmt::format("{}: measure {} = {:.6g} (exactly {}; {})\n", file_, name, static_cast<double>(value), exact,
+                      properties::measure_unit(name));
 }
 
 bool ViolationLog::expectations_hold(std::ostream& summary) const {

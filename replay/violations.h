@@ -19,7 +19,8 @@ class ViolationLog final : public properties::Sink {
       : file_(file), header_(header), keep_going_(keep_going), out_(out) {}
 
   void violation(const properties::Violation& v) override;
-  void measure(std::string_view, const std::string&, const std::string&) override {}
+  // A measure's final value (at the end of the replay): printed, never a violation.
+  void measure(std::string_view name, const std::string& numerator, const std::string& denominator) override;
 
   // A system-wide property (catalogue: Exact::system) this replay judges and reports
   // itself (kernel_matches_reference on kernel-src); an expected violation of any
