@@ -147,6 +147,7 @@ std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, Co
   const DiffOutcome d = diff_generated(o.generator, seed, &sink, o.selection);
   t.events += d.events;
   t.draws += d.draws;
+  for (const auto& [property, n] : d.evaluated) t.evaluated[property] += n;
   const auto report = [&](const std::string& values, const char* why) {
     properties::Violation v;
     v.property = "kernel_matches_reference";

@@ -10,6 +10,7 @@
 #include "runner/campaign.h"
 #include "runner/judged.h"
 #include "runner/measures.h"
+#include "runner/saved_trace.h"
 #include "runner/trace_run.h"
 
 using namespace eevdf;
@@ -127,4 +128,12 @@ TEST_CASE("the properties a campaign judges and the ones it lists as not judged"
   CHECK(has_unjudged(now, "lag_bound_steady", "--steady-every"));
   CHECK(has_unjudged(now, "pick_eligible", "--skip"));
   CHECK_FALSE(has_unjudged(now, "fast_matches_reference", ""));
+}
+
+TEST_CASE("a failure of the ideal-arithmetic sample is shrunk in the ideal arithmetic") {
+  runner::FirstViolation v;
+  v.property = "lag_bound_steady";
+  CHECK(runner::shrink_target(v).arith == trace::Arith::ideal);
+  v.property = "lag_bound";
+  CHECK(runner::shrink_target(v).arith == trace::Arith::kernel);
 }
