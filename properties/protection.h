@@ -255,6 +255,7 @@ class SliceSane final : public Property<A, P> {
   void after_event(const trace::Event& e) override {
     const auto& m = this->env_.m;
     if (e.task != 0 && this->env_.task_index(e.task) >= 0) {  // a setslice may change a task on no runqueue
+      this->judged();
       const auto& p = m.tasks().at(static_cast<std::size_t>(this->env_.task_index(e.task)));
       check(p.cpu, p.se, nullptr);
     }
@@ -266,8 +267,9 @@ class SliceSane final : public Property<A, P> {
 
   // `refreshed`: the point where a default slice was just set ("placement", ...).
   // The test inline, the reasons and the report cold (several calls per event).
+  // Not counted here: the placements and charges it checks are on a runqueue the
+  // event touched, where after_event_on counts the event.
   void check(int cpu, const model::sched_entity<A>& se, const char* refreshed) {
-    this->judged();
     const std::uint64_t slice = se.slice;
     const bool absurd = slice == 0 || slice == ~std::uint64_t{0};
     const bool bad = se.custom_slice ? absurd || slice < kCustomMin || slice > kCustomMax
