@@ -22,7 +22,12 @@
 #include "properties/catalogue.h"
 #include "runner/campaign.h"
 #include "replay/replay.h"
+#include "properties/measure_units.h"
+#include "properties/registry.h"
+#include "runner/ideal_only.h"
+#include "runner/judged.h"
 #include "runner/kernel_src_diff.h"
+#include "runner/measures.h"
 #include "runner/saved_trace.h"
 
 namespace eevdf::cli {
@@ -48,6 +53,7 @@ struct RunFlags {
   double shrink_seconds = runner::kShrinkSecondsMax;
   std::uint64_t diff_every = 0;
   std::uint64_t ideal_every = 0;
+  std::uint64_t steady_every = runner::kSteadyEveryDefault;
   std::string model = "reference";
 };
 
@@ -61,6 +67,7 @@ std::string to_options(const RunFlags& f, runner::Options& o) {
   o.jobs = f.jobs;
   o.diff_every = f.diff_every;
   o.ideal_every = f.ideal_every;
+  o.steady_every = f.steady_every;
   // `--check ideal_tracks_kernel` alone names a check that is not per event: every trace.
   if (o.ideal_every == 0 && std::find(f.check.begin(), f.check.end(), "ideal_tracks_kernel") != f.check.end())
     o.ideal_every = 1;
@@ -102,6 +109,7 @@ std::string command_line(const RunFlags& f, const runner::Options& o) {
   if (!f.skip.empty()) c += " --skip " + fmt::format("{}", fmt::join(f.skip, ","));
   if (f.diff_every != 0) c += fmt::format(" --diff-every {}", f.diff_every);
   if (f.ideal_every != 0) c += fmt::format(" --ideal-every {}", f.ideal_every);
+  if (f.steady_every != runner::kSteadyEveryDefault) c += fmt::format(" --steady-every {}", f.steady_every);
   if (f.model != "reference") c += " --model " + f.model;
   return c;
 }
@@ -147,17 +155,58 @@ void print_settings(const RunFlags& f, const runner::Options& o) {
         "ideal_tracks_kernel: every trace k with k % {} == 0 also runs in the kernel and the ideal arithmetic in "
         "lockstep (replay --diff=ideal)\n",
         o.ideal_every);
+  if (const auto ideal = runner::ideal_only_properties(o.selection); !o.kernel_src && o.steady_every != 0 && !ideal.empty())
+    std::cout << fmt::format(
+        "{}: every steady trace k with k % {} == 0 also replays in the ideal arithmetic (exact there only)\n",
+        fmt::join(ideal, ", "), o.steady_every);
+}
+
+std::uint64_t count_of(const std::map<std::string, std::uint64_t>& m, const std::string& key) {
+  const auto it = m.find(key);
+  return it != m.end() ? it->second : 0;
+}
+
+// A property judged pass/fail somewhere (a pure measure has no violations to count).
+bool pass_fail(const std::string& p) {
+  const properties::PropertyInfo* info = properties::find_property(p);
+  return info == nullptr || info->kind != properties::Kind::measure;
+}
+
+void print_measures(const runner::Tally& t) {
+  if (t.measures.empty()) return;
+  std::cout << "\nmeasures (each trace's final value; never a violation)\n";
+  std::cout << fmt::format("{:<26} {:>7} {:>14} {:>14} {:>14}  {}\n", "measure", "traces", "p50", "p99", "worst",
+                           "worst in trace (seed)");
+  for (const auto& [name, samples] : t.measures) {
+    const runner::MeasureSummary m = runner::summarize(samples);
+    std::cout << fmt::format("{:<26} {:>7} {:>14.6g} {:>14.6g} {:>14.6g}  {} ({})\n", name, m.traces, m.p50, m.p99,
+                             m.worst.value, m.worst.index, m.worst.seed);
+    std::cout << fmt::format("  {}; worst exactly {}\n", properties::measure_unit(name), m.worst.exact);
+  }
+}
+
+void print_not_judged(const runner::Options& o) {
+  std::cout << "\nnot judged by this run (and what judges it)\n";
+  for (const runner::Unjudged& u : runner::not_judged(o)) std::cout << fmt::format("  {:<26} {}\n", u.property, u.how);
 }
 
 void print_table(const runner::Result& r, bool kernel_src) {
   const runner::Tally& t = r.tally;
-  std::cout << fmt::format("\n{:<26} {:>14} {:>11} {:>8}\n", "property", "events checked", "violations", "traces");
+  std::cout << fmt::format("\n{:<26} {:>12} {:>11} {:>8}\n", "property", "evaluated*", "violations", "traces");
   for (const std::string& p : r.properties) {
-    const auto v = t.violations.count(p) ? t.violations.at(p) : 0;
-    const auto n = t.violating_traces.count(p) ? t.violating_traces.at(p) : 0;
-    std::cout << fmt::format("{:<26} {:>14} {:>11} {:>8}\n", p, t.events, v, n);
+    if (!pass_fail(p)) continue;
+    std::cout << fmt::format("{:<26} {:>12} {:>11} {:>8}\n", p, count_of(t.evaluated, p), count_of(t.violations, p),
+                             count_of(t.violating_traces, p));
   }
+  std::cout << fmt::format(
+      "* events at which the property judged its statement, out of {} events{}: a property judges only where its "
+      "hypothesis holds (at a pick, a placement, 2+ queued, a qualifying stretch; docs/RUN.md)\n",
+      t.events,
+      t.ideal_only_checked != 0 ? fmt::format(" ({} of them replayed again in the ideal arithmetic, {} traces)",
+                                              t.ideal_only_events, t.ideal_only_checked)
+                                : "");
   std::cout << fmt::format("consequences (after a no_overflow on the same runqueue): {}\n", t.consequences);
+  print_measures(t);
   std::cout << "\nknown findings (properties/findings.h; fail only with --strict)\n";
   if (t.findings.empty()) std::cout << "  none\n";
   for (const auto& [name, n] : t.findings)
@@ -234,10 +283,22 @@ nlohmann::json to_json(const RunFlags& f, const runner::Options& o, const runner
   j["events"] = t.events;
   j["steady_traces"] = t.steady_traces;
   j["stopped_because"] = r.stopped_because;
+  j["properties"] = nlohmann::json::array();
   for (const std::string& p : r.properties)
-    j["properties"].push_back({{"name", p}, {"events_checked", t.events},
-                               {"violations", t.violations.count(p) ? t.violations.at(p) : 0},
-                               {"traces", t.violating_traces.count(p) ? t.violating_traces.at(p) : 0}});
+    if (pass_fail(p))
+      j["properties"].push_back({{"name", p}, {"evaluated", count_of(t.evaluated, p)},
+                                 {"violations", count_of(t.violations, p)}, {"traces", count_of(t.violating_traces, p)}});
+  j["measures"] = nlohmann::json::array();
+  for (const auto& [name, samples] : t.measures) {
+    const runner::MeasureSummary m = runner::summarize(samples);
+    j["measures"].push_back({{"name", name}, {"unit", properties::measure_unit(name)}, {"traces", m.traces},
+                             {"evaluated", count_of(t.evaluated, name)}, {"p50", m.p50}, {"p99", m.p99},
+                             {"worst", {{"value", m.worst.value}, {"exact", m.worst.exact},
+                                        {"trace_index", m.worst.index}, {"trace_seed", m.worst.seed}}}});
+  }
+  j["not_judged"] = nlohmann::json::array();
+  for (const runner::Unjudged& u : runner::not_judged(o)) j["not_judged"].push_back({{"name", u.property}, {"how", u.how}});
+  j["ideal_only"] = {{"steady_every", o.steady_every}, {"traces", t.ideal_only_checked}, {"events", t.ideal_only_events}};
   j["consequences"] = t.consequences;
   if (o.ideal_every != 0)
     j["ideal_tracks_kernel"] = {{"every", o.ideal_every}, {"traces", t.ideal_checked}, {"events", t.ideal_events},
@@ -313,7 +374,10 @@ int run(RunFlags f) {
               << command_line(f, o) << "\n";
     return 3;
   }
-  if (!f.json) print_table(r, o.kernel_src);
+  if (!f.json) {
+    print_table(r, o.kernel_src);
+    print_not_judged(o);
+  }
   const std::vector<Saved> saved = save_failures(f, o, r);
   const int code = std::max(saved.empty() ? 0 : 1, static_cast<int>(corpus.worst));
   if (f.json) {
@@ -378,6 +442,10 @@ Run add_run(CLI::App& app) {
   cmd->add_option("--ideal-every", f->ideal_every,
                   "Also run every N-th trace in the kernel and the ideal arithmetic in lockstep (ideal_tracks_kernel: "
                   "an unexplained divergence is a violation); `--check ideal_tracks_kernel` alone means every trace");
+  cmd->add_option("--steady-every", f->steady_every,
+                  fmt::format("Also replay every steady trace k with k % N == 0 in the ideal arithmetic, where "
+                              "lag_bound_steady is exact (default {}; 0: never)",
+                              runner::kSteadyEveryDefault));
   cmd->add_flag("--strict", f->strict, "Known findings fail the run too");
   cmd->add_option("--corpus", f->corpus_root,
                   "Corpus root replayed before new traces: scenarios, bugs, findings, regressions, new (default corpus)");

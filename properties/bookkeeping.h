@@ -26,6 +26,7 @@ class SumsConsistent final : public Property<A, P> {
   using Property<A, P>::Property;
   std::string_view name() const override { return "sums_consistent"; }
 
+  // Not counted here: v0 moves on a touched runqueue, whose after_event_on counts.
   void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
     typename A::value expected = to;
     if (!Forms<P>::v0_moves_to(cfs, from, to, expected))
@@ -44,6 +45,7 @@ class SumsConsistent final : public Property<A, P> {
 
  private:
   void check(const TouchedCpu<A>& at) {
+    this->judged();
     const int cpu = at.cpu;
     const auto& cfs = at.rq.cfs;
     const QueueFacts<A>& f = at.facts;
@@ -87,6 +89,7 @@ class CountersConsistent final : public Property<A, P> {
 
  private:
   void check(const TouchedCpu<A>& at) {
+    this->judged();
     const auto& m = this->env_.m;
     const int cpu = at.cpu;
     const auto& rq = at.rq;
@@ -136,6 +139,7 @@ class TaskConservation final : public Property<A, P> {
   // was touched by it, so the touched runqueues and the tasks on them suffice.
   // Each touched runqueue's members are marked with this event's pass (before_event).
   void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
+    this->judged();
     const auto& m = this->env_.m;
     if (seen_pass_.size() != m.tasks().size()) seen_pass_.assign(m.tasks().size(), 0);
     const std::uint8_t pass = pass_;  // read once: the stores below may alias it
@@ -225,6 +229,7 @@ class NoOverflow final : public Property<A, P> {
   }
 
   void after_event_on(const trace::Event& e, const TouchedCpu<A>& at) override {
+    this->judged();
     const int cpu = at.cpu;
     const auto c = static_cast<std::size_t>(cpu);
     const auto& rq = at.rq;

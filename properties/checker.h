@@ -6,6 +6,7 @@
 #include <array>   // per-hook lists
 #include <cstdint>  // hook masks
 #include <memory>  // properties
+#include <string>  // measure values
 #include <vector>  // the enabled set
 
 #include "properties/property.h"
@@ -32,6 +33,7 @@ class Checker final : public model::Observer<A> {
 
   void before_event(const trace::Event& e) {
     ++env_.stamp;
+    ++env_.ordinal;
     for (auto* p : at(Hook::before_event)) p->before_event(e);
   }
   void after_event(const trace::Event& e) {
@@ -46,8 +48,19 @@ class Checker final : public model::Observer<A> {
     env_.verify_patches();
     for (auto* p : at(Hook::after_event)) p->after_event(e);
   }
+  // The end of the trace: the properties' last checks, then each measure's final
+  // value to the sink (Sink::measure).
   void finish() {
     for (auto* p : at(Hook::finish)) p->finish();
+    std::string numerator, denominator;
+    for (const auto& p : properties_)
+      if (p->measure(numerator, denominator)) env_.sink.measure(p->name(), numerator, denominator);
+  }
+  // f(property) for each property and probe added or owned, in that order (the
+  // registered set among them, under its own name: it judges nothing itself).
+  template <class F>
+  void for_each(F&& f) const {
+    for (const auto& p : properties_) f(static_cast<const Property<A, P>&>(*p));
   }
   // The current value of measure `name`; false when no enabled property measures it.
   bool measure(std::string_view name, std::string& numerator, std::string& denominator) const {

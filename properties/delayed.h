@@ -108,6 +108,7 @@ class DelayedEntry final : public Property<A, P> {
   std::string_view name() const override { return "delayed_entry"; }
 
   void delay_entered(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned flags) override {
+    this->judged();
     const int cpu = cfs.rq_->cpu, id = this->env_.id_of(se);
     const trace::Event* e = this->env_.event;
     if ((flags & model::DEQUEUE_SLEEP) == 0 || (flags & (model::DEQUEUE_SPECIAL | model::DEQUEUE_DELAYED)) != 0)
@@ -143,6 +144,7 @@ class DelayedEntry final : public Property<A, P> {
     const int cpu = at.cpu;
     const QueueFacts<A>& f = at.facts;  // the recount shared by the checks
     if (f.delayed == 0) return;
+    this->judged();
     for (const auto& member : f.members) {
       const int task = member.task;
       const auto& se = *member.se;
@@ -188,6 +190,7 @@ class DelayedFrozen final : public Property<A, P> {
   }
   void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& curr, std::uint64_t delta, bool,
                bool) override {
+    this->judged();
     if (curr.sched_delayed)
       this->fail(
           cfs.rq_->cpu, this->env_.id_of(curr), [&] { return fmt::format("charged {} ns while delayed", delta); },
@@ -205,6 +208,7 @@ class DelayedFrozen final : public Property<A, P> {
         continue;
       }
       Snapshot& snap = snaps_[static_cast<std::size_t>(task)];
+      this->judged();
       if (!replaced(task) &&
           (t.cpu != snap.cpu || t.se.vruntime != snap.vruntime || t.se.deadline != snap.deadline))
         this->fail(
@@ -275,6 +279,7 @@ class DelayedCompletion final : public Property<A, P> {
   void placed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned, const typename A::value&, bool,
               const typename A::value&) override {
     if (se.task != wake_.task || !se.sched_delayed) return;
+    this->judged();
     wake_.placed = true;
     if (delayed_detail::lag_of(this->env_, cfs, se) != 0)
       this->fail(
@@ -283,6 +288,7 @@ class DelayedCompletion final : public Property<A, P> {
   }
 
   void delay_left(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, model::delay_exit how) override {
+    this->judged();
     const int cpu = cfs.rq_->cpu, id = this->env_.id_of(se);
     if (!delayed_.erase(se.task))
       this->fail(cpu, id, "delay_left without delay_entered", "only a delayed entity can leave the delayed state");
@@ -302,6 +308,7 @@ class DelayedCompletion final : public Property<A, P> {
     for (const int task : delayed_.on(touched_cpu)) {
       const auto& t = m.tasks().at(static_cast<std::size_t>(task));
       const auto& cfs = m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
+      this->judged();
       if (!t.se.sched_delayed) {
         this->fail(
             t.cpu, t.id, [&] { return fmt::format("state {}", static_cast<int>(m.state_of(t))); },
@@ -710,6 +717,7 @@ class LagBound final : public Property<A, P> {
     // lags built while it did not hold outlast a later, larger slice.
     if (!s.slices_fit) s.slices_held = false;
     const bool pass_fail = s.qualifying && s.slices_held;
+    if (pass_fail) this->judged();  // elsewhere the bound is only measured
     const value limit = value(1024) * value(b + q);  // the bound, times 1024
     if (settled_without_walk(at, pass_fail, limit)) return;
     const value worst = largest_lag(at);

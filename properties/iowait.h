@@ -53,6 +53,7 @@ class IowaitAccounting final : public Property<A, P> {
 
  private:
   void check(int cpu, const model::rq<A>& rq) {
+    this->judged();
     const auto [iowait, acct] = expected(cpu);
     if (rq.nr_iowait != iowait || rq.nr_iowait_acct != acct || rq.nr_iowait < 0 || rq.nr_iowait_acct > rq.nr_iowait)
       this->fail(
@@ -89,6 +90,7 @@ class IowaitVisibility final : public Property<A, P> {
   std::string_view name() const override { return "iowait_visibility"; }
 
   void before_event(const trace::Event& e) override {
+    this->judged();  // the measure's integral advances at every event
     integral_ += static_cast<model::u128>(e.time_ns - last_) * uncounted();
     last_ = e.time_ns;
     const auto& m = this->env_.m;

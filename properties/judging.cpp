@@ -35,6 +35,8 @@ std::string arith_hint(Exact exact, Asker asker) {
   const std::string_view arith = exact == Exact::ideal ? "ideal" : "kernel";
   if (asker == Asker::replay)
     return fmt::format("add --arith={} (or both), or `arith {}` in the trace's header", arith, arith);
+  if (asker == Asker::run && exact == Exact::ideal)
+    return "keep the ideal-arithmetic sample of steady traces on (--steady-every N, N > 0; not with --model=kernel-src)";
   return fmt::format("replay a trace with `eevdf-check replay --arith={}`", arith);
 }
 

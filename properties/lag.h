@@ -92,6 +92,7 @@ class PlacementEligible final : public Property<A, P> {
               const typename A::value& vlag, bool /*had_rel*/, const typename A::value& /*rel*/) override {
     const bool zero_lag = !this->env_.m.config().feat(model::Feature::PLACE_LAG);
     if (vlag < 0 && !zero_lag) return;
+    this->judged();
     if (this->env_.facts(cfs).q.eligible(se.vruntime)) return;
     this->fail(
         cfs.rq_->cpu, this->env_.id_of(se),
@@ -119,6 +120,7 @@ class PlacementPreservesLag final : public Property<A, P> {
     // An empty queue drops the lag (the entity lands on v0); a curr re-placed in
     // its own sums (group entities only, §9) is outside the derivation.
     if (cfs.nr_queued < 2 || &se == cfs.curr) return;
+    this->judged();
     const typename A::value measured = lag_detail::lag_now(this->env_.facts(cfs), se);
     if (lag_detail::placement_lag_ok<A>(measured, vlag)) return;
     this->fail(
@@ -151,6 +153,7 @@ class MigrationPreservesLag final : public Property<A, P> {
                   const typename A::value& /*limit*/, const typename A::value& /*V*/) override {
     if (seen_ || se.task != lag_detail::event_task(this->env_, trace::Verb::migrate)) return;
     seen_ = true;
+    this->judged();
     const typename A::value raw = lag_detail::lag_now(this->env_.facts(cfs), se);
     const typename A::value limit = lag_detail::lag_limit(se, this->env_.m.config().tick_nsec);
     const typename A::value expected = raw > limit ? limit : (raw < -limit ? -limit : raw);
@@ -174,6 +177,7 @@ class MigrationPreservesLag final : public Property<A, P> {
     const auto& cfg = this->env_.m.config();
     if (!cfg.feat(model::Feature::PLACE_LAG) || !cfg.feat(model::Feature::PLACE_REL_DEADLINE)) return;
     if (cfs.nr_queued < 2) return;  // the destination was empty: the lag is dropped
+    this->judged();
     check(cfs, se, vlag, had_rel);
   }
 
@@ -250,7 +254,9 @@ class ReweightPreservesLag final : public Property<A, P> {
     saved_.pending = false;
     const auto& cfg = this->env_.m.config();
     const std::uint64_t others = lag_detail::others_weight(this->env_.facts(cfs), se);
-    if (cfg.feat(model::Feature::PLACE_LAG) && others != 0) check_lag(cfs, se, others);
+    const bool lag = cfg.feat(model::Feature::PLACE_LAG) && others != 0;
+    if (lag || cfg.feat(model::Feature::PLACE_REL_DEADLINE)) this->judged();
+    if (lag) check_lag(cfs, se, others);
     if (cfg.feat(model::Feature::PLACE_REL_DEADLINE)) check_deadline(cfs, se, had_rel);
   }
 
@@ -319,6 +325,7 @@ class LagClamped final : public Property<A, P> {
 
   void lag_stored(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, const typename A::value& /*raw*/,
                   const typename A::value& /*limit*/, const typename A::value& /*V*/) override {
+    this->judged();
     const typename A::value limit = lag_detail::lag_limit(se, this->env_.m.config().tick_nsec);
     if (se.vlag <= limit && se.vlag >= -limit) return;
     this->fail(
@@ -348,10 +355,12 @@ class ServiceConservation final : public Property<A, P> {
   void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
     Books& b = books_[static_cast<std::size_t>(at.cpu)];  // the constructor sized books_ by the CPUs
     update(b, at.rq);
+    this->judged();
     check(b, at);
   }
 
   void finish() override {
+    this->judged();
     std::uint64_t charged = 0, recount = 0;
     for (const Books& b : books_) charged += b.charged;
     for (const auto& t : this->env_.m.tasks()) recount += t.se.sum_exec_runtime;

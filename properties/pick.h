@@ -29,6 +29,7 @@ class LagZeroSum final : public Property<A, P> {
     const typename A::value sum = f.q.weights * (V - cfs.min_vruntime) - f.q.keys;
     const std::uint64_t W = f.tree_weights + (cfs.curr != nullptr && cfs.curr->on_rq ? brute::weight_of(cfs.curr->load.weight) : 0);
     if (W == 0) return;  // an empty runqueue has no lags
+    this->judged();
     const bool ok = brute::kernel_arith<A> ? (sum <= 0 && sum > -typename A::value(W)) : sum == 0;
     if (!ok)
       this->fail(
@@ -59,6 +60,7 @@ class PickRules final : public Property<A, P> {
   void picked(const model::rq<A>& rq, const model::sched_entity<A>* se, bool buddy) override {
     const auto& cfs = rq.cfs;
     if constexpr (R == PickRule::nonempty) {
+      if (cfs.nr_queued > 0) this->judged();
       if (se == nullptr && cfs.nr_queued > 0)
         this->fail(
             rq.cpu, 0, [&] { return fmt::format("nr_queued = {}, pick = none", cfs.nr_queued); },
@@ -69,6 +71,7 @@ class PickRules final : public Property<A, P> {
     const QueueFacts<A>& f = this->env_.facts(cfs);
     const bool eligible = f.q.eligible(se->vruntime);
     if constexpr (R == PickRule::eligible) {
+      this->judged();
       if (!eligible)
         this->fail(
             rq.cpu, this->env_.id_of(*se), [&] { return lag_text(cfs, *se); },
@@ -77,6 +80,7 @@ class PickRules final : public Property<A, P> {
     }
     if (buddy && eligible) return;  // an eligible next buddy wins by design (§7.2)
     if (se == cfs.curr && Forms<P>::pick_keeps(this->env_.m.config(), *se)) return;
+    this->judged();
     const auto* best = earliest_eligible(cfs, f);
     if (best != nullptr && best != se)
       this->fail(
@@ -91,6 +95,7 @@ class PickRules final : public Property<A, P> {
   void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
     if constexpr (R == PickRule::nonempty) {
       const auto& rq = at.rq;
+      if (rq.curr != nullptr) this->judged();
       if (rq.curr != nullptr && rq.curr->se.sched_delayed)
         this->fail(at.cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
     }
@@ -129,10 +134,12 @@ class DelayedNeverRuns final : public Property<A, P> {
   using Property<A, P>::Property;
   std::string_view name() const override { return "delayed_never_runs"; }
   void set_next(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) override {
+    this->judged();
     if (se.sched_delayed)
       this->fail(cfs.rq_->cpu, this->env_.id_of(se), "set running while delayed", "a delayed entity never runs");
   }
   void buddy_set(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) override {
+    this->judged();
     if (se.sched_delayed)
       this->fail(cfs.rq_->cpu, this->env_.id_of(se), "became the next buddy while delayed",
                  "a delayed entity never becomes a buddy (493afbd187c4)");

@@ -146,6 +146,9 @@ struct Env {
   // Advances (Checker) at each hook and event boundary: a cache key for per-hook
   // work of one property.
   std::uint64_t stamp = 1;
+  // The events begun so far (Checker::before_event): what Property::judged counts
+  // distinct values of. The end of a trace (finish) belongs to its last event.
+  std::uint64_t ordinal = 0;
 
  private:
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
@@ -215,6 +218,9 @@ class Property : public model::Observer<A> {
   virtual void finish() {}
   // A measure's current value as an exact fraction; false for pass/fail properties.
   virtual bool measure(std::string& /*numerator*/, std::string& /*denominator*/) const { return false; }
+  // The events at which this property judged its statement (judged): with a gating
+  // condition (a qualifying stretch, a pick, a placement) fewer than the events seen.
+  std::uint64_t evaluated() const { return evaluated_; }
   // The hooks this property overrides (hooks.h; every one unless made by make_property).
   std::uint32_t hooks() const { return hooks_; }
   void set_hooks(std::uint32_t hooks) { hooks_ = hooks; }
@@ -232,10 +238,19 @@ class Property : public model::Observer<A> {
       env_.report(name(), cpu, task, std::string(std::forward<Values>(values)), std::string(why), finding);
     }
   }
+  // Called where the check evaluates its statement (not where its hypothesis fails
+  // and it returns without judging); counts each event once, branch-free: the hot
+  // path of every check calls it.
+  void judged() {
+    evaluated_ += static_cast<std::uint64_t>(env_.ordinal != judged_at_);
+    judged_at_ = env_.ordinal;
+  }
   Env<A, P>& env_;
 
  private:
   std::uint32_t hooks_ = kAllHooks;
+  std::uint64_t evaluated_ = 0;
+  std::uint64_t judged_at_ = 0;  // the Env::ordinal of the last judged event
 };
 
 // A property of class Check, called by the Checker only at the hooks Check overrides.

@@ -112,6 +112,7 @@ class WakeupPreemptRule final : public Property<A, P> {
 
   void wakeup_decided(const model::rq<A>& rq, const model::sched_entity<A>& wakee, bool preempted) override {
     if (judged_cpu_ != rq.cpu) return;
+    this->judged();
     judged_cpu_ = -1;
     decided_cpu_ = rq.cpu;
     decided_ = preempted;
@@ -152,6 +153,7 @@ class WakeupPreemptRule final : public Property<A, P> {
   };
 
   void check_renice() {
+    this->judged();
     const bool expected = charged_resched_ || (renice_.new_nice > renice_.old_nice && renice_.queued > 1);
     if (expected != picked_)
       this->fail(
@@ -207,6 +209,7 @@ class LoneNoResched final : public Property<A, P> {
 
   void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& curr, std::uint64_t delta, bool renewed,
                bool resched) override {
+    if (cfs.nr_queued == 1) this->judged();  // the model's count: a statistic, not the judgement
     if (!resched || protection_brute::count_queued(cfs) != 1) return;
     this->fail(
         cfs.rq_->cpu, this->env_.id_of(curr),
@@ -239,6 +242,7 @@ class SliceSane final : public Property<A, P> {
   // slice extremes and absurd slices); only on a failure are the entities walked to
   // name one. Curr and the event's own task (maybe on no runqueue) are checked whole.
   void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
+    this->judged();
     const int cpu = at.cpu;
     const auto& cfs = at.rq.cfs;
     const QueueFacts<A>& f = at.facts;
@@ -251,6 +255,7 @@ class SliceSane final : public Property<A, P> {
   void after_event(const trace::Event& e) override {
     const auto& m = this->env_.m;
     if (e.task != 0 && this->env_.task_index(e.task) >= 0) {  // a setslice may change a task on no runqueue
+      this->judged();
       const auto& p = m.tasks().at(static_cast<std::size_t>(this->env_.task_index(e.task)));
       check(p.cpu, p.se, nullptr);
     }
@@ -262,6 +267,8 @@ class SliceSane final : public Property<A, P> {
 
   // `refreshed`: the point where a default slice was just set ("placement", ...).
   // The test inline, the reasons and the report cold (several calls per event).
+  // Not counted here: the placements and charges it checks are on a runqueue the
+  // event touched, where after_event_on counts the event.
   void check(int cpu, const model::sched_entity<A>& se, const char* refreshed) {
     const std::uint64_t slice = se.slice;
     const bool absurd = slice == 0 || slice == ~std::uint64_t{0};
@@ -297,6 +304,7 @@ class MinSliceExact final : public Property<A, P> {
 
   void protection_set(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, std::uint64_t min_slice) override {
     if (!this->env_.m.config().feat(model::Feature::RUN_TO_PARITY)) return;
+    this->judged();
     const std::uint64_t truth = this->env_.facts(cfs).min_slice_except(&se);
     if (truth != min_slice)
       this->fail(
@@ -373,6 +381,7 @@ class SliceProtection final : public Property<A, P> {
     if (st.curr != &curr) return;  // never the case: every curr came through set_next
     const std::size_t queued = protection_brute::count_queued(cfs);
     if (delta > 0 && queued >= 2) {
+      this->judged();
       const bool expired = !(curr.vruntime < st.deadline);
       const bool unprotected = !(curr.vruntime < st.vprot);
       if (resched != (expired || unprotected))

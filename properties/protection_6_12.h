@@ -54,6 +54,7 @@ class SliceProtection612 final : public Property<A, P> {
     if (st.curr != &curr) return;  // never the case: every curr came through set_next
     const bool protected_now = st.stashed && !st.cancelled && curr.deadline == st.stash;
     if (delta > 0 && protection_brute::count_queued(cfs) >= 2) {
+      this->judged();
       const bool expired = !(curr.vruntime < st.deadline);
       const bool eligible = this->env_.facts(cfs).q.eligible(curr.vruntime);
       const bool short_ = this->env_.m.config().feat(model::Feature::PREEMPT_SHORT) && !protected_now && !eligible;

@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "properties/findings.h"
+#include "properties/measure_units.h"
 #include "properties/registry.h"
 
 namespace eevdf::replay {
@@ -30,6 +32,13 @@ void ViolationLog::violation(const properties::Violation& v) {
 
 bool ViolationLog::judged(const std::string& property) const {
   return properties::unjudged(property, judging_, properties::Asker::replay).empty();
+}
+
+void ViolationLog::measure(std::string_view name, const std::string& numerator, const std::string& denominator) {
+  const std::string exact = denominator == "1" ? numerator : numerator + "/" + denominator;
+  const long double value = std::strtold(numerator.c_str(), nullptr) / std::strtold(denominator.c_str(), nullptr);
+  out_ << fmt::format("{}: measure {} = {:.6g} (exactly {}; {})\n", file_, name, static_cast<double>(value), exact,
+                      properties::measure_unit(name));
 }
 
 bool ViolationLog::expectations_hold(std::ostream& summary, const FindingJudge& missing) const {

@@ -22,7 +22,8 @@ class ViolationLog final : public properties::Sink {
       : file_(file), header_(header), keep_going_(keep_going), out_(out) {}
 
   void violation(const properties::Violation& v) override;
-  void measure(std::string_view, const std::string&, const std::string&) override {}
+  // A measure's final value (at the end of the replay): printed, never a violation.
+  void measure(std::string_view name, const std::string& numerator, const std::string& denominator) override;
 
   // What this pass judges (replay/judged.h). An expected violation of a property it
   // does not judge is another pass's (`arith both`) or another replay's

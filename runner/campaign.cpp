@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "base/assert.h"
+#include "runner/judged.h"
 #include "runner/trace_run.h"
 
 namespace eevdf::runner {
@@ -96,7 +97,7 @@ Result run_campaign(const Options& o, const ProgressFn& progress, std::chrono::m
   }
   EEVDF_ASSERT(digests.size() == r.tally.traces, "every trace run has a digest");
   r.digest = fold(digests);
-  r.properties = checked_properties(o.selection, o.kernel_src);
+  r.properties = judged_properties(o);
   r.stopped_because = timed_out ? "time" : "trace count";
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   if (progress) progress(snapshot(s, start));

@@ -26,7 +26,7 @@ struct Progress {
 struct Result {
   Tally tally;
   std::uint64_t digest = 0;            // FNV-1a over the per-trace digests in index order
-  std::vector<std::string> properties;  // checked per event, catalogue order
+  std::vector<std::string> properties;  // judged on each trace (judged_properties)
   std::string stopped_because;          // "trace count" or "time"
   double seconds = 0;
 };

@@ -4,6 +4,7 @@
 #include "base/assert.h"
 #include "model/arith_kernel.h"
 #include "replay/model_config.h"
+#include "runner/measures.h"
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "replay/kernel_src_lockstep.h"
@@ -47,6 +48,8 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, prop
     out.time_ns = 0;
     lock.reference().finish();  // end-of-trace checks, on a full trace only
   }
+  tally_evaluated(lock.reference().checker(), out.evaluated);
+  out.evaluated["kernel_matches_reference"] = out.events;
   out.draws = gen.draws();
   return out;
 }

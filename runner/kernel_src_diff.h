@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>  // seeds, counts
+#include <map>      // per property
 #include <string>   // the difference
 
 #include "generator/generator.h"
@@ -38,6 +39,9 @@ struct DiffOutcome {
   // needs the tree's shape, like stale_min_slice), so a difference then is a
   // consequence of the overflow, not a disagreement of the profile.
   bool after_overflow = false;
+  // Per property, the events at which it judged on the reference (Property::evaluated);
+  // kernel_matches_reference: the events compared.
+  std::map<std::string, std::uint64_t> evaluated;
 };
 
 // Generates trace `seed` with `o` (already 6.12: kernel_src_generator_options) and

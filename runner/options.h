@@ -12,6 +12,9 @@
 
 namespace eevdf::runner {
 
+// Options::steady_every unless --steady-every says otherwise.
+inline constexpr std::uint64_t kSteadyEveryDefault = 4;
+
 struct Options {
   std::uint64_t seed = 0;
   // The campaign is traces 0 .. traces_max - 1 (0: no count limit); a shard runs
@@ -38,6 +41,12 @@ struct Options {
   // unexplained divergence is a violation of that property. 0: never. Expensive (exact
   // rationals), hence a sample.
   std::uint64_t ideal_every = 0;
+  // Every steady-mode trace k with k % steady_every == 0 is also replayed in the ideal
+  // arithmetic with the properties exact only there (lag_bound_steady: the steady
+  // stretches are where it judges); 0: never. Exact rationals cost more than the
+  // kernel arithmetic, hence a sample: by default one steady trace in four, about
+  // a quarter more CPU time than the campaign without it (docs/RUN.md).
+  std::uint64_t steady_every = kSteadyEveryDefault;
 };
 
 // The generator settings of `run`: the defaults (2x64, 2 to 16 tasks on up

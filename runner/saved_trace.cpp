@@ -10,14 +10,24 @@
 
 namespace eevdf::runner {
 
+shrinkers::Target shrink_target(const FirstViolation& v) {
+  // The same property with the same finding status: a known finding and a new
+  // violation of one property are two failures, shrunk apart.
+  shrinkers::Target target{v.property, v.finding};
+  const properties::PropertyInfo* info = properties::find_property(v.property);
+  if (info != nullptr && info->exact_in == properties::Exact::ideal) target.arith = trace::Arith::ideal;
+  return target;
+}
+
 Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_max) {
-  const trace::Trace failing = generator::generate_trace(v.seed, o.generator);
+  trace::Trace failing = generator::generate_trace(v.seed, o.generator);
+  const shrinkers::Target target = shrink_target(v);
+  // The saved trace names the arithmetic its failure needs, so that replay judges it.
+  if (target.arith == trace::Arith::ideal) failing.header.arith = trace::Arith::ideal;
   shrinkers::Budget budget;
   budget.seconds_max = seconds_max;
   Shrunk out;
-  // The same property with the same finding status: a known finding and a new
-  // violation of one property are two failures, shrunk apart.
-  out.trace = shrinkers::shrink(failing, shrinkers::Target{v.property, v.finding}, budget, &out.stats);
+  out.trace = shrinkers::shrink(failing, target, budget, &out.stats);
   return out;
 }
 

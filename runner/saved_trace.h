@@ -23,6 +23,11 @@ struct Shrunk {
   shrinkers::Stats stats;
 };
 
+// What the shrink of `v` keeps failing: its property with its finding status, in
+// the arithmetic the property is exact in (lag_bound_steady: ideal, the campaign's
+// ideal-arithmetic sample found it).
+shrinkers::Target shrink_target(const FirstViolation& v);
+
 // Regenerates trace `v.index` and shrinks it with the predicate "property
 // `v.property` is still violated" (never "something fails": distinct bugs stay apart).
 Shrunk shrink_failure(const Options& options, const FirstViolation& v, double seconds_max = kShrinkSecondsMax);

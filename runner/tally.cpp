@@ -40,6 +40,10 @@ void Tally::merge(const Tally& o) {
   add_counts(findings, o.findings);
   keep_first(first_failure, o.first_failure);
   keep_first(first_finding, o.first_finding);
+  add_counts(evaluated, o.evaluated);
+  for (const auto& [name, samples] : o.measures) merge_samples(measures[name], samples);
+  ideal_only_checked += o.ideal_only_checked;
+  ideal_only_events += o.ideal_only_events;
   for (std::size_t i = 0; i < coverage.size(); ++i) coverage[i] += o.coverage[i];
   if (!o.internal_error.empty() && (internal_error.empty() || o.internal_index < internal_index)) {
     internal_error = o.internal_error;
@@ -60,7 +64,8 @@ bool Tally::operator==(const Tally& o) const {
          ideal_diverged_traces == o.ideal_diverged_traces && ideal_explained_by == o.ideal_explained_by &&
          violations == o.violations && violating_traces == o.violating_traces &&
          findings == o.findings && same(first_failure, o.first_failure) && same(first_finding, o.first_finding) &&
-         coverage == o.coverage && internal_error == o.internal_error && internal_index == o.internal_index;
+         evaluated == o.evaluated && measures == o.measures && ideal_only_checked == o.ideal_only_checked &&
+         ideal_only_events == o.ideal_only_events && coverage == o.coverage && internal_error == o.internal_error && internal_index == o.internal_index;
 }
 
 }  // namespace eevdf::runner

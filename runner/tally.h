@@ -8,6 +8,7 @@
 #include <string>   // names
 
 #include "runner/coverage.h"
+#include "runner/measures.h"
 
 namespace eevdf::runner {
 
@@ -42,6 +43,10 @@ struct Tally {
   std::map<std::string, std::uint64_t> findings;          // finding -> count
   std::map<std::string, FirstViolation> first_failure;    // property -> lowest index
   std::map<std::string, FirstViolation> first_finding;    // finding -> lowest index
+  std::map<std::string, std::uint64_t> evaluated;  // property -> events at which it judged
+  std::map<std::string, MeasureSamples> measures;  // measure -> per-trace final values
+  std::uint64_t ideal_only_checked = 0;  // traces replayed in the ideal arithmetic (--steady-every)
+  std::uint64_t ideal_only_events = 0;   // their events
   ProbeCounts coverage{};
   std::string internal_error;        // the first trace the tool itself failed on
   std::uint64_t internal_index = 0;

@@ -18,7 +18,9 @@
 #include "replay/fast_diff.h"
 #include "replay/ideal_diff.h"
 #include "replay/model_config.h"
+#include "runner/ideal_only.h"
 #include "runner/kernel_src_diff.h"
+#include "runner/measures.h"
 #include "trace/writer.h"
 
 namespace eevdf::runner {
@@ -47,7 +49,10 @@ class CountingSink final : public properties::Sink {
                     v.explanation};
     if (!finding) violating_.insert(property);
   }
-  void measure(std::string_view, const std::string&, const std::string&) override {}
+  // A measure's final value in this trace (Checker::finish).
+  void measure(std::string_view name, const std::string& numerator, const std::string& denominator) override {
+    add_sample(t_.measures[std::string(name)], make_sample(numerator, denominator, index_, seed_));
+  }
   void close() {
     for (const std::string& p : violating_) ++t_.violating_traces[p];
   }
@@ -77,6 +82,7 @@ std::uint64_t replay_generated(const Options& o, std::uint64_t seed, Tally& t, C
     ++t.events;
   }
   run.finish();
+  tally_evaluated(run.checker(), t.evaluated);
   t.draws += gen.draws();
   if (gen.steady()) ++t.steady_traces;
   return digest;
@@ -144,6 +150,7 @@ std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, Co
   const DiffOutcome d = diff_generated(o.generator, seed, &sink, o.selection);
   t.events += d.events;
   t.draws += d.draws;
+  for (const auto& [property, n] : d.evaluated) t.evaluated[property] += n;
   const auto report = [&](const std::string& values, const char* why) {
     properties::Violation v;
     v.property = "kernel_matches_reference";
@@ -187,6 +194,7 @@ TraceOutcome run_trace(const Options& o, std::uint64_t index) {
   CountingSink sink(t, index, seed);
   try {
     out.digest = o.kernel_src ? diff_kernel_src(o, seed, t, sink) : replay_generated(o, seed, t, sink);
+    if (ideal_only_sampled(o, index, t.steady_traces != 0)) replay_ideal_only(o, seed, t, sink);
     if (!o.kernel_src && o.diff_every != 0 && index % o.diff_every == 0)
       replay::with_fast_build([&]<bool Simd>() { cross_check_fast<Simd>(o, seed, t, sink); });
     if (!o.kernel_src && o.ideal_every != 0 && index % o.ideal_every == 0) {
