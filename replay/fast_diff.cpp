@@ -124,10 +124,17 @@ void compare_task(Differ& d, const Ref& ref, const model::fast::FastMachine<Simd
   d.eq("task", id, "tree slice", rs.tree_slice, fs.slice);  // a queued entity's slice stays
 }
 
-bool any_overflow(const Ref& m) {
+// The reference's first overflow report of the last event: its CPU (-1: none) and
+// expression.
+struct OverflowSeen {
+  int cpu = -1;
+  std::string expression;
+};
+
+OverflowSeen first_overflow(const Ref& m) {
   for (const auto& rq : m.rqs())
-    if (!rq.cfs.overflow.empty()) return true;
-  return false;
+    if (!rq.cfs.overflow.empty()) return {rq.cpu, std::string(rq.cfs.overflow.events().front().expression)};
+  return {};
 }
 
 }  // namespace
@@ -152,22 +159,43 @@ FastDiff<Simd>::FastDiff(const model::Config& config, const std::vector<model::T
 template <bool Simd>
 auto FastDiff<Simd>::FastDiff::apply(const trace::Event& e) -> Step {
   ++events_;
-  const std::string r = apply_event(reference_, e);
-  const std::string f = apply_event(fast_, e);
+  // A condition the kernel dies on (KernelWarn) ends both models' runs: they must
+  // meet the same one in the same event.
+  std::string r, f, r_died, f_died;
+  try {
+    r = apply_event(reference_, e);
+  } catch (const KernelWarn& w) {
+    r_died = w.what();
+  }
+  try {
+    f = apply_event(fast_, e);
+  } catch (const KernelWarn& w) {
+    f_died = w.what();
+  }
+  (void)reference_.take_warnings();  // the warnings the kernel goes on after: the reference's report alone
   const auto fail = [&](Mismatch m) {
     m.line = e.line;
     m.event = events_;
     mismatch_ = std::move(m);
     return Step::mismatch;
   };
+  if (r_died != f_died)
+    return fail({0, 0, "kernel_warn", r_died.empty() ? "none" : r_died, f_died.empty() ? "none" : f_died});
+  if (!r_died.empty()) {
+    died_ = r_died;
+    return Step::kernel_warn;
+  }
   if (r != f) return fail({0, 0, "legality of the event", r.empty() ? "legal" : r, f.empty() ? "legal" : f});
   if (!r.empty()) {
     illegal_ = r;
     return Step::illegal;
   }
-  if (any_overflow(reference_)) {
+  if (const OverflowSeen seen = first_overflow(reference_); seen.cpu >= 0) {
+    // Both report it in this event: they may part from here by design. The fast model
+    // missing it is a difference like any other (it would wrap where it must not).
     fast_saw_overflow_ = false;
     for (const auto& rq : fast_.rqs()) fast_saw_overflow_ |= rq.overflows != 0;
+    if (!fast_saw_overflow_) return fail({0, 0, fmt::format("cpu {} overflow", seen.cpu), seen.expression, "none"});
     return Step::overflow;
   }
   for (const auto& rq : fast_.rqs())
@@ -206,10 +234,14 @@ bool build_differs(const trace::Header& header, const std::vector<trace::Event>&
                            e.line, build, diff.mismatch().message());
         return true;
       case Step::overflow:
-        out << fmt::format("{}:{}: the reference reports an overflow (no_overflow); the {} build {}; compared {} "
-                           "events up to here\n",
-                           file, e.line, build, diff.fast_saw_overflow() ? "detected it too" : "did not detect it",
-                           diff.events());
+        out << fmt::format("{}:{}: the reference and the {} build both report an overflow (no_overflow); compared "
+                           "{} events up to here\n",
+                           file, e.line, build, diff.events());
+        return false;
+      case Step::kernel_warn:
+        out << fmt::format("{}:{}: the reference and the {} build both stop at kernel_warn: {}; compared {} events "
+                           "up to here\n",
+                           file, e.line, build, diff.kernel_warn(), diff.events());
         return false;
     }
   }
