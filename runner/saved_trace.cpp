@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "generator/generator.h"
+#include "properties/kernel_warn.h"
 #include "properties/registry.h"
 #include "runner/trace_run.h"
 #include "trace/writer.h"
@@ -17,7 +18,9 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
   Shrunk out;
   // The same property with the same finding status: a known finding and a new
   // violation of one property are two failures, shrunk apart.
-  out.trace = shrinkers::shrink(failing, shrinkers::Target{v.property, v.finding}, budget, &out.stats);
+  shrinkers::Target target{v.property, v.finding};
+  if (v.property == properties::kKernelWarn) target.condition = v.values;  // the same kernel check
+  out.trace = shrinkers::shrink(failing, target, budget, &out.stats);
   return out;
 }
 

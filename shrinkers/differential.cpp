@@ -30,9 +30,9 @@ bool wanted(const Target& target, const Found& f) {
   return f.failed && (!target.finding || *target.finding == f.finding);
 }
 
-// Both fast builds beside their own reference; the comparison stops at the
-// reference's first overflow (afterwards the fast model wraps and the reference
-// does not).
+// Both fast builds beside their own reference; the comparison stops where both
+// report an overflow (afterwards the fast model wraps and the reference does not)
+// or meet the same condition the kernel dies on.
 Verdict fast_verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
   if (t.header.kernel.value_or(std::string(model::kDefaultProfile)) != model::profile_6_18::name) return {};
   const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
@@ -48,7 +48,7 @@ Verdict fast_verdict(const trace::Trace& t, const Target& target, ReplayMode mod
       found.failed = true;
       return Applied::stop;
     }
-    if (a == S::overflow || b == V::overflow) return Applied::stop;
+    if (a == S::overflow || b == V::overflow || a == S::kernel_warn || b == V::kernel_warn) return Applied::stop;
     return a == S::illegal ? Applied::illegal : Applied::ok;
   };
   return replay_candidate(t, mode, apply, [&] { return wanted(target, found); }, [] {});

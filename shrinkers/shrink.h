@@ -72,6 +72,9 @@ struct Target {
   // violation matching that known finding (properties/findings.h).
   std::optional<std::string> finding;
   trace::Arith arith = trace::Arith::kernel;  // the replay's arithmetic: kernel or ideal
+  // kernel_warn only: the condition it must meet (properties/kernel_warn.h; nullopt:
+  // any), so that a shrink does not trade one kernel warning for another.
+  std::optional<std::string> condition = std::nullopt;
 };
 
 struct Budget {

@@ -8,6 +8,7 @@
 #include "base/assert.h"
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "properties/kernel_warn.h"
 #include "properties/property.h"
 #include "properties/registry.h"
 #include "replay/checked_run.h"
@@ -28,6 +29,7 @@ class TargetRecorder final : public properties::Sink {
   explicit TargetRecorder(const Target& target) : target_(target) {}
   void violation(const properties::Violation& v) override {
     if (v.property != target_.property || v.consequence) return;
+    if (target_.condition && *target_.condition != v.values) return;
     if (!target_.finding || *target_.finding == v.finding) violated_ = true;
   }
   void measure(std::string_view, const std::string&, const std::string&) override {}
@@ -44,7 +46,10 @@ class FirstRecorder final : public properties::Sink {
   explicit FirstRecorder(const std::string& property) : property_(property) {}
   void violation(const properties::Violation& v) override {
     if (v.consequence || (!property_.empty() && v.property != property_)) return;
-    if (!first) first = Target{std::string(v.property), std::string(v.finding)};
+    if (!first) {
+      first = Target{std::string(v.property), std::string(v.finding)};
+      if (v.property == properties::kKernelWarn) first->condition = v.values;
+    }
     if (std::find(all.begin(), all.end(), v.property) == all.end()) all.emplace_back(v.property);
   }
   void measure(std::string_view, const std::string&, const std::string&) override {}
@@ -63,8 +68,13 @@ Verdict replay_verdict(const trace::Trace& t, const Target& target, const proper
   const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
   TargetRecorder sink(target);
   replay::CheckedRun<A, P> run(config, replay::make_task_specs(t.header), sink, selection);
+  // After a kernel_warn the model has stopped (CheckedRun::halted): nothing later counts.
+  const auto apply = [&](const trace::Event& e) {
+    if (!run.apply(e).empty()) return Applied::illegal;
+    return run.halted() ? Applied::stop : Applied::ok;
+  };
   return replay_candidate(
-      t, mode, [&](const trace::Event& e) { return run.apply(e).empty() ? Applied::ok : Applied::illegal; },
+      t, mode, apply,
       [&] { return sink.violated(); }, [&] { run.finish(); });
 }
 
