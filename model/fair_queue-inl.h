@@ -84,7 +84,7 @@ template <class A, class P>
 void Machine<A, P>::set_delayed(cfs_rq<A>& cfs, entity& se) {
   se.sched_delayed = true;
   bump(cfs, &se);
-  EEVDF_KERNEL_DIES_IF(cfs.h_nr_runnable <= 0 && !cfg_.injected(Injection::buddy_accepts_delayed),
+  EEVDF_KERNEL_DIES_IF(cfs.h_nr_runnable <= 0,
                        "cfs_rq->h_nr_runnable underflows", "unchecked `cfs_rq->h_nr_runnable--` in set_delayed");
   cfs.h_nr_runnable--;
 }
@@ -193,8 +193,7 @@ int Machine<A, P>::dequeue_entities(rq<A>& rq, entity& se, unsigned flags) {
   const bool task_delayed = (flags & DEQUEUE_DELAYED) != 0;
   const unsigned h_nr_runnable = task_sleep || task_delayed || !se.sched_delayed ? 1 : 0;
   if (!dequeue_entity(rq.cfs, se, flags)) return -1;
-  EEVDF_KERNEL_DIES_IF((rq.cfs.h_nr_runnable < static_cast<int>(h_nr_runnable) &&
-                        !cfg_.injected(Injection::buddy_accepts_delayed)) ||
+  EEVDF_KERNEL_DIES_IF(rq.cfs.h_nr_runnable < static_cast<int>(h_nr_runnable) ||
                            rq.cfs.h_nr_queued <= 0 || rq.nr_running <= 0,
                        "h_nr_runnable, h_nr_queued or nr_running underflows",
                        "unchecked counter decrements in dequeue_entities and sub_nr_running");

@@ -67,7 +67,7 @@ void FastMachine<Simd>::enqueue_entity(Runqueue& rq, int se, unsigned flags) {
 template <bool Simd>
 void FastMachine<Simd>::set_delayed(Runqueue& rq, int se) {
   se_[idx(se)].sched_delayed = true;
-  EEVDF_KERNEL_DIES_IF(rq.h_nr_runnable <= 0 && !cfg_.injected(Injection::buddy_accepts_delayed),
+  EEVDF_KERNEL_DIES_IF(rq.h_nr_runnable <= 0,
                        "cfs_rq->h_nr_runnable underflows", "unchecked `cfs_rq->h_nr_runnable--` in set_delayed");
   rq.h_nr_runnable--;
 }
@@ -161,7 +161,7 @@ int FastMachine<Simd>::dequeue_entities(Runqueue& rq, int se, unsigned flags) {
   const bool task_delayed = (flags & DEQUEUE_DELAYED) != 0;
   const int h_nr_runnable = task_sleep || task_delayed || !se_[idx(se)].sched_delayed ? 1 : 0;
   if (!dequeue_entity(rq, se, flags)) return -1;
-  EEVDF_KERNEL_DIES_IF((rq.h_nr_runnable < h_nr_runnable && !cfg_.injected(Injection::buddy_accepts_delayed)) ||
+  EEVDF_KERNEL_DIES_IF(rq.h_nr_runnable < h_nr_runnable ||
                            rq.h_nr_queued <= 0 || rq.nr_running <= 0,
                        "h_nr_runnable, h_nr_queued or nr_running underflows",
                        "unchecked counter decrements in dequeue_entities and sub_nr_running");
