@@ -153,6 +153,13 @@ std::optional<Mismatch> compare_state(const Ref& reference, const model::fast::F
 }
 
 template <bool Simd>
+auto FastDiff<Simd>::overflow_step(bool reference_overflowed, bool fast_overflowed) -> Step {
+  if (reference_overflowed && fast_overflowed) return Step::overflow;
+  if (reference_overflowed || fast_overflowed) return Step::mismatch;
+  return Step::same;
+}
+
+template <bool Simd>
 FastDiff<Simd>::FastDiff(const model::Config& config, const std::vector<model::TaskSpec>& specs)
     : reference_(config, specs), fast_(config, specs) {}
 
@@ -190,17 +197,20 @@ auto FastDiff<Simd>::FastDiff::apply(const trace::Event& e) -> Step {
     illegal_ = r;
     return Step::illegal;
   }
-  if (const OverflowSeen seen = first_overflow(reference_); seen.cpu >= 0) {
-    // Both report it in this event: they may part from here by design. The fast model
-    // missing it is a difference like any other (it would wrap where it must not).
-    fast_saw_overflow_ = false;
-    for (const auto& rq : fast_.rqs()) fast_saw_overflow_ |= rq.overflows != 0;
-    if (!fast_saw_overflow_) return fail({0, 0, fmt::format("cpu {} overflow", seen.cpu), seen.expression, "none"});
-    return Step::overflow;
+  const OverflowSeen seen = first_overflow(reference_);
+  fast_saw_overflow_ = false;
+  for (const auto& rq : fast_.rqs()) fast_saw_overflow_ |= rq.overflows != 0;
+  switch (overflow_step(seen.cpu >= 0, fast_saw_overflow_)) {
+    case Step::overflow: return Step::overflow;
+    case Step::mismatch:
+      if (seen.cpu >= 0) return fail({0, 0, fmt::format("cpu {} overflow", seen.cpu), seen.expression, "none"});
+      for (const auto& rq : fast_.rqs())
+        if (rq.overflows != 0) return fail({0, 0, fmt::format("cpu {} overflow", rq.cpu), "none", rq.first_overflow});
+      EEVDF_UNREACHABLE("the fast model reported an overflow on no CPU");
+    case Step::same: break;
+    case Step::illegal:
+    case Step::kernel_warn: EEVDF_UNREACHABLE("overflow_step answers overflow, mismatch or same");
   }
-  for (const auto& rq : fast_.rqs())
-    if (rq.overflows != 0)
-      return fail({0, 0, fmt::format("cpu {} overflow", rq.cpu), "none", rq.first_overflow});
   if (std::optional<Mismatch> m = compare_state(reference_, fast_)) return fail(std::move(*m));
   return Step::same;
 }

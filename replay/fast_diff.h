@@ -49,6 +49,10 @@ class FastDiff {
 
   FastDiff(const model::Config& config, const std::vector<model::TaskSpec>& specs);
   Step apply(const trace::Event& e);
+  // What an event's overflow reports make of it: overflow when both models report
+  // one (they may part from here by design), mismatch when only one does (the
+  // other would wrap, or stop, where it must not), same when neither (compare on).
+  static Step overflow_step(bool reference_overflowed, bool fast_overflowed);
   const Mismatch& mismatch() const { return *mismatch_; }
   const std::string& illegal_reason() const { return illegal_; }
   std::uint64_t events() const { return events_; }
