@@ -46,6 +46,22 @@ std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v
   return trace::to_text(t);
 }
 
+std::string crash_trace_text(const trace::Trace& candidate, const FirstViolation& v, const std::string& error,
+                             std::uint64_t run_seed, const std::string& command_line) {
+  trace::Trace t = candidate;
+  t.header.expect_clean = false;
+  t.header.expect_violations.clear();
+  std::vector<std::string>& c = t.header.preamble;
+  c.clear();
+  c.push_back(" An internal error of eevdf-check (exit 3) on a shrink candidate, found by `eevdf-check run`");
+  c.push_back(fmt::format(" while shrinking the {} failure of trace index {} (trace seed {}, run seed {}).",
+                          v.property, v.index, v.seed, run_seed));
+  c.push_back(fmt::format(" Error: {}", error));
+  c.push_back(fmt::format(" Command: {}", command_line));
+  c.push_back(fmt::format(" Reproduce with `eevdf-check replay {}<this file>`.", replay_flag(v.property)));
+  return trace::to_text(t);
+}
+
 std::string saved_trace_name(const std::string& property, const std::string& text, int attempt) {
   const auto hash = static_cast<std::uint32_t>(fnv1a(kFnvOffset, text) & 0xffffffffu);
   return attempt == 0 ? fmt::format("{}-{:08x}.trace", property, hash)

@@ -91,7 +91,7 @@ Verdict kernel_src_verdict(const trace::Trace& t, const Target& target, ReplayMo
 #endif
 }
 
-// One replay; an invalid candidate (exit 2 or 3 in a replay) does not fail.
+// One replay; an invalid candidate (exit 2 in a replay) does not fail.
 Verdict verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
   try {
     if (!declarations_in_range(t.header)) return {};
@@ -101,9 +101,7 @@ Verdict verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Fo
     return kernel_src_verdict(t, target, mode, found);
   } catch (const trace::TraceError&) {
     return {};
-  } catch (const InternalError&) {
-    return {};
-  }
+  }  // an InternalError (exit 3) goes to Search, which keeps the candidate as a crash
 }
 
 }  // namespace

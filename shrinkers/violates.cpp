@@ -87,9 +87,7 @@ Verdict guarded_verdict(const trace::Trace& t, const Target& target, const prope
     });
   } catch (const trace::TraceError&) {
     return Verdict{};  // an exit-2 condition: a header or event the model rejects
-  } catch (const InternalError&) {
-    return Verdict{};  // an exit-3 condition: not this property failing
-  }
+  }  // an InternalError (exit 3) goes to Search, which keeps the candidate as a crash
 }
 
 std::shared_ptr<const Target> checked_target(const Target& target) {
