@@ -113,7 +113,7 @@ bool runs_in(const PropertyInfo& p, bool kernel_arithmetic) {
     case Exact::both: return true;
     case Exact::system: return false;
   }
-  return false;
+  EEVDF_UNREACHABLE("an Exact value outside the enum");
 }
 
 template <class A, class P>
