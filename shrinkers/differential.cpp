@@ -5,6 +5,7 @@
 #include <string>   // findings
 
 #include "base/assert.h"
+#include "base/kernel_warn.h"
 #include "properties/findings.h"
 #include "replay/fast_diff.h"
 #include "replay/ideal_diff.h"
@@ -101,6 +102,8 @@ Verdict verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Fo
     return kernel_src_verdict(t, target, mode, found);
   } catch (const trace::TraceError&) {
     return {};
+  } catch (const KernelWarn&) {
+    return {};  // another failure (kernel_warn, judged by the reference replay), not this target
   }  // an InternalError (exit 3) goes to Search, which keeps the candidate as a crash
 }
 
