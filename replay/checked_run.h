@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>   // sort, unique, adjacent_find
+#include <cstdint>     // counts
 #include <functional>  // not_equal_to
 #include <memory>      // probes
 #include <string>      // illegal-event reasons
@@ -59,13 +60,16 @@ class CheckedRun {
       reason = apply_event(m_, e);
     } catch (const KernelWarn& w) {
       halted_ = true;
+      ++kernel_warns_;
       env_.sink.violation(properties::kernel_warn_violation(w.check(), e.line, e.time_ns, -1));
       env_.event = nullptr;
       return "";
     }
     if (m_.warned())
-      for (const KernelWarning& w : m_.take_warnings())
+      for (const KernelWarning& w : m_.take_warnings()) {
+        ++kernel_warns_;
         env_.sink.violation(properties::kernel_warn_violation(w.check, e.line, e.time_ns, w.cpu));
+      }
     if (reason.empty()) {
       add_touched(e);
       sort_touched();
@@ -84,6 +88,8 @@ class CheckedRun {
   }
   // Whether the model met a condition it cannot go past (a kernel_warn was reported).
   bool halted() const { return halted_; }
+  // The kernel_warn reports so far.
+  std::uint64_t kernel_warns() const { return kernel_warns_; }
   const model::Machine<A, P>& machine() const { return m_; }
   const properties::Checker<A, P>& checker() const { return checker_; }
   // Whether the model reported an s64 overflow in any event so far (whether or not
@@ -129,6 +135,7 @@ class CheckedRun {
   std::vector<char> marks_;  // sort_touched's, per CPU
   bool overflowed_ = false;
   bool halted_ = false;
+  std::uint64_t kernel_warns_ = 0;
 };
 
 }  // namespace eevdf::replay
