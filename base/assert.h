@@ -17,7 +17,14 @@ class InternalError : public std::logic_error {
                       "` failed" + (why.empty() ? "" : ": " + why));
 }
 
+// A branch the code's own invariants rule out: a defect of this tool if reached, so
+// it throws instead of returning a made-up value.
+[[noreturn]] inline void unreachable(const char* file, int line, const std::string& why) {
+  throw InternalError(std::string(file) + ":" + std::to_string(line) + ": unreachable branch reached: " + why);
+}
+
 }  // namespace eevdf
 
 #define EEVDF_ASSERT(cond, why) \
   ((cond) ? static_cast<void>(0) : ::eevdf::assertion_failed(#cond, __FILE__, __LINE__, (why)))
+#define EEVDF_UNREACHABLE(why) ::eevdf::unreachable(__FILE__, __LINE__, (why))

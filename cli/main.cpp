@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/assert.h"
+#include "base/kernel_warn.h"
 #include "cli/commands.h"
 
 namespace {
@@ -56,6 +57,9 @@ int main(int argc, char** argv) {
   } catch (const eevdf::InternalError& e) {
     std::cerr << "eevdf-check: " << e.what() << "\n";
     return kExitInternal;
+  } catch (const eevdf::KernelWarn& e) {  // a model driven outside replay::CheckedRun met a kernel condition
+    std::cerr << "eevdf-check: kernel_warn: " << e.what() << "\n";
+    return 1;
   }
   return kExitUsage;
 }

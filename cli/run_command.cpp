@@ -229,6 +229,8 @@ struct Saved {
   std::uint64_t events_after = 0;
   std::string stopped_because;
   double shrink_seconds = 0;  // wall time of the shrink (a timing line: not part of the result)
+  std::string crash_error;    // a shrink candidate the tool failed on (exit 3), saved at crash_path
+  std::string crash_path;
 };
 
 // Writes the text under `dir`, never over an existing file; the path, or "" on error.
@@ -256,7 +258,17 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
     const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o));
     const std::string path = write_new(f.corpus_dir, v.property, text);
     if (path.empty()) std::cerr << fmt::format("{}: cannot write the saved trace\n", f.corpus_dir);
-    saved.push_back({v, path, s.stats.events_before, s.stats.events_after, s.stats.stopped_because, seconds});
+    saved.push_back({v, path, s.stats.events_before, s.stats.events_after, s.stats.stopped_because, seconds, "", ""});
+    if (s.stats.internal_error_trace) {  // never "does not fail" in silence: saved as a crash of its own
+      const std::string crash = runner::crash_trace_text(*s.stats.internal_error_trace, v, s.stats.internal_error,
+                                                         o.seed, command_line(f, o));
+      saved.back().crash_error = s.stats.internal_error;
+      saved.back().crash_path = write_new(f.corpus_dir, "internal-error", crash);
+      std::cerr << fmt::format("eevdf-check: internal error on a shrink candidate of trace {} ({}): {}\n  saved {}\n"
+                               "  eevdf-check replay {}{}\n",
+                               v.index, v.property, s.stats.internal_error, saved.back().crash_path,
+                               runner::replay_flag(v.property), saved.back().crash_path);
+    }
   }
   return saved;
 }
@@ -379,7 +391,8 @@ int run(RunFlags f) {
     print_not_judged(o);
   }
   const std::vector<Saved> saved = save_failures(f, o, r);
-  const int code = std::max(saved.empty() ? 0 : 1, static_cast<int>(corpus.worst));
+  const bool crashed = std::any_of(saved.begin(), saved.end(), [](const Saved& s) { return !s.crash_error.empty(); });
+  const int code = std::max({saved.empty() ? 0 : 1, static_cast<int>(corpus.worst), crashed ? 3 : 0});
   if (f.json) {
     nlohmann::json j = to_json(f, o, r, saved, code);
     j["corpus"] = corpus_json(f, corpus);

@@ -108,9 +108,14 @@ int run(const ShrinkFlags& f) {
   const trace::Trace result = shrinkers::shrink(input, *target, budget, &stats);
   const std::string out = shrunk_text(input, result, *target, f, stats);
   if (f.stats) print_stats(stats);
+  // A candidate the tool itself failed on: printed (a trace to reproduce it), exit 3.
+  const int code = stats.internal_error_trace ? 3 : 0;
+  if (stats.internal_error_trace)
+    std::cerr << fmt::format("eevdf-check: internal error on a shrink candidate: {}\n{}", stats.internal_error,
+                             trace::to_text(*stats.internal_error_trace));
   if (f.output.empty()) {
     std::cout << out;
-    return 0;
+    return code;
   }
   if (std::filesystem::exists(f.output) && !f.force) {
     std::cerr << fmt::format("{}: exists; not overwritten (pass --force)\n", f.output);
@@ -122,7 +127,7 @@ int run(const ShrinkFlags& f) {
     std::cerr << fmt::format("{}: cannot write\n", f.output);
     return 2;
   }
-  return 0;
+  return code;
 }
 
 }  // namespace

@@ -239,9 +239,11 @@ std::uint64_t init_generation(G& g, Prng& prng, const Options& options, const mo
   return prng.range_inclusive(options.events_min, options.events_max);
 }
 
-// One event: drawn, numbered, applied to the generator's model.
+// One event: drawn, numbered, applied to the generator's model. `halted`: the model
+// met a condition it cannot go past (KernelWarn): the trace ends with this event,
+// which the replay reports as kernel_warn.
 template <class G>
-trace::Event step(G& g, std::uint64_t emitted) {
+trace::Event step(G& g, std::uint64_t emitted, bool& halted) {
   trace::Event e = next_event(g);
   // Event lines number the body from 1: replay, static rules and shrinkers treat
   // line 0 as "never happened" (a fork at line 0 would not count as a fork).
@@ -250,11 +252,15 @@ trace::Event step(G& g, std::uint64_t emitted) {
   std::string reason;
   try {
     reason = replay::apply_event(g.m, e);
+  } catch (const KernelWarn&) {
+    halted = true;
+    return e;
   } catch (const InternalError& error) {  // name the event the model failed on
     throw InternalError(std::string(error.what()) + " (while generating `" + trace::format_event(e) + "`)");
   }
   EEVDF_ASSERT(reason.empty(), "the generator proposed an illegal event: " + reason);
-  g.m.clear_overflows();  // overflows are the replay's to report
+  g.m.clear_overflows();  // overflows and warnings are the replay's to report
+  (void)g.m.take_warnings();
   after_event(g, e);
   return e;
 }
@@ -271,6 +277,7 @@ struct Generator::State {
   std::unique_ptr<Generation<Machine612>> g612;
   std::uint64_t events = 0;
   std::uint64_t emitted = 0;
+  bool halted = false;  // a kernel_warn ended the trace early
 
   State(std::uint64_t seed, const Options& o) : prng(seed), options(o), topo(topology_of(o.topology)) {
     EEVDF_ASSERT(o.profile == "6.18" || o.profile == "6.12", "unknown profile " + o.profile);
@@ -300,8 +307,9 @@ bool Generator::steady() const { return state_->g612 ? state_->g612->steady : st
 std::uint64_t Generator::draws() const { return state_->prng.draws(); }
 
 std::optional<trace::Event> Generator::next() {
-  if (state_->emitted == state_->events) return std::nullopt;
-  trace::Event e = state_->g612 ? step(*state_->g612, state_->emitted) : step(*state_->g618, state_->emitted);
+  if (state_->emitted == state_->events || state_->halted) return std::nullopt;
+  trace::Event e = state_->g612 ? step(*state_->g612, state_->emitted, state_->halted)
+                                 : step(*state_->g618, state_->emitted, state_->halted);
   ++state_->emitted;
   return e;
 }

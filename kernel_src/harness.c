@@ -8,6 +8,7 @@
 #include "ksrc_version.h"
 
 _Thread_local unsigned long ksrc_warnings;
+_Thread_local const char *ksrc_warning_check, *ksrc_warning_function;
 _Thread_local struct ksrc_tunables ksrc_tunables;
 _Thread_local struct ksrc_hooks ksrc_hooks;
 
@@ -80,6 +81,11 @@ const char *ksrc_kernel_version(void) { return KSRC_KERNEL_VERSION; }
 void ksrc_install(const struct ksrc_tunables *tunables, const struct ksrc_hooks *hooks) {
   ksrc_tunables = *tunables;
   ksrc_hooks = *hooks;
+}
+
+const char *ksrc_first_warning(const char **function) {
+  *function = ksrc_warnings != 0 ? ksrc_warning_function : NULL;
+  return ksrc_warnings != 0 ? ksrc_warning_check : NULL;
 }
 
 unsigned long ksrc_warnings_taken(void) {

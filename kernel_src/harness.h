@@ -18,6 +18,9 @@ const char *ksrc_kernel_version(void);
 void ksrc_install(const struct ksrc_tunables *tunables, const struct ksrc_hooks *hooks);
 /* SCHED_WARN_ON / WARN_ON_ONCE fired on this thread since the last reset. */
 unsigned long ksrc_warnings_taken(void);
+/* The first of them (NULL: none): the check's text, e.g. "SCHED_WARN_ON(!se->on_rq)",
+ * and in `*function` the kernel function it is in. Call before ksrc_warnings_taken. */
+const char *ksrc_first_warning(const char **function);
 /* The start of the oops text of the NULL pick after an overflow (the known finding
  * kernel-src-null-pick-after-overflow); the shim's divide errors read otherwise. */
 #define KSRC_OOPS_NULL_PICK "NULL dereference in pick_next_entity()"

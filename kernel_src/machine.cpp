@@ -105,6 +105,9 @@ Machine::~Machine() = default;
 void Machine::install() { c::ksrc_install(&tunables_, &hooks_); }
 
 void Machine::collect_warnings() {
+  const char* function = nullptr;
+  if (const char* check = c::ksrc_first_warning(&function); check != nullptr && first_warning_.empty())
+    first_warning_ = std::string(check) + " in " + function;
   warnings_ += c::ksrc_warnings_taken();
   if (const char* why = c::ksrc_oops_taken(); why != nullptr && oops_.empty())
     oops_ = std::string(why) + " (at t=" + std::to_string(now_) + " ns)";

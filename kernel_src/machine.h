@@ -80,6 +80,8 @@ class Machine {
   bool protected_slice(int p) const;  // running and protect_slice() (vlag == deadline)
   // SCHED_WARN_ON / WARN_ON_ONCE taken by the kernel code so far.
   unsigned long warnings() const { return warnings_; }
+  // The first of them: "SCHED_WARN_ON(<condition>) in <function>" ("" while none).
+  const std::string& first_warning() const { return first_warning_; }
   // Where the real kernel would have crashed (only after an s64 overflow), or "". The
   // machine then refuses every further event.
   const std::string& oops() const { return oops_; }
@@ -119,6 +121,7 @@ class Machine {
   std::unordered_map<int, int> index_of_id_;
   std::uint64_t now_ = 0;
   unsigned long warnings_ = 0;
+  std::string first_warning_;
   std::string oops_;
   std::vector<HookCall>* hook_calls_ = nullptr;
   bool picking_ = false;  // inside pick_task_fair

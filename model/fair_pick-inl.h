@@ -11,7 +11,8 @@ namespace eevdf::model {
 // RUN_TO_PARITY_WAKEUP exception (§8.3): a protected curr stays even if ineligible.
 template <class A, class P>
 auto Machine<A, P>::pick_eevdf(cfs_rq<A>& cfs, bool protect, bool wakeup) -> entity* {
-  EEVDF_ASSERT(cfs.nr_queued > 0, "pick on an empty runqueue");
+  EEVDF_KERNEL_DIES_IF(cfs.nr_queued == 0, "a pick on an empty runqueue",
+                       "NULL dereference of pick_eevdf()'s result in pick_next_entity");
   entity* leftmost = cfs.timeline.empty() ? nullptr : *cfs.timeline.begin();
   if (cfs.nr_queued == 1) return cfs.curr != nullptr && cfs.curr->on_rq ? cfs.curr : leftmost;
   entity* curr = cfs.curr;
@@ -107,8 +108,10 @@ auto Machine<A, P>::pick_next_entity(rq<A>& rq, cfs_rq<A>& cfs, bool& retry) -> 
   retry = false;
   if (cfg_.feat(Feature::PICK_BUDDY) && cfs.next != nullptr &&
       decide(cfs, decision::buddy_eligible, cfs.next, nullptr, entity_eligible(cfs, *cfs.next))) {
-    EEVDF_ASSERT(!cfs.next->sched_delayed || cfg_.injected(Injection::buddy_accepts_delayed),
-                 "the next buddy is never delayed");
+    // Reachable with buddy_accepts_delayed (docs/INJECTIONS.md); the kernel warns and
+    // goes on with the delayed buddy.
+    if (cfs.next->sched_delayed)
+      warn(cfs, {"the next buddy is delayed", "SCHED_WARN_ON(cfs_rq->next->sched_delayed) in pick_next_entity"});
     if (observer_ != nullptr) observer_->picked(rq, cfs.next, true);
     return cfs.next;
   }
@@ -137,8 +140,7 @@ auto Machine<A, P>::pick_task_fair(rq<A>& rq) -> task* {
     if (entity* se = pick_next_entity(rq, cfs, retry)) return &task_of(*se);
     if (!retry) return nullptr;
   }
-  EEVDF_ASSERT(false, "pick_task_fair did not converge");
-  return nullptr;
+  EEVDF_UNREACHABLE("pick_task_fair did not converge: each retry removes one delayed entity");
 }
 
 // §8.2 check_preempt_wakeup_fair(): preempt iff the wakee is what EEVDF picks now.

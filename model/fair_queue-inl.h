@@ -9,7 +9,7 @@ namespace eevdf::model {
 // §5.3 update_entity_lag(): vlag = V - v, clamped to calc_delta_fair(max(2r, tick)).
 template <class A, class P>
 void Machine<A, P>::update_entity_lag(cfs_rq<A>& cfs, entity& se, bool clamp) {
-  EEVDF_ASSERT(se.on_rq, "lag of an entity that is not queued");
+  if (!se.on_rq) warn(cfs, {"the lag of an entity that is not queued", "WARN_ON_ONCE(!se->on_rq) in update_entity_lag"});
   const value V = avg_vruntime(cfs);
   const value vlag = A::s64(V - se.vruntime, cfs.overflow, "vlag = V - v");
   const value limit = calc_delta_fair(cfs, std::max(2 * se.slice, cfg_.tick_nsec), se);
@@ -71,7 +71,10 @@ void Machine<A, P>::clear_buddies(cfs_rq<A>& cfs, const entity& se) {
 // §7.2 set_next_buddy().
 template <class A, class P>
 void Machine<A, P>::set_next_buddy(cfs_rq<A>& cfs, entity& se) {
-  EEVDF_ASSERT(se.on_rq, "a buddy is queued");
+  if (!se.on_rq) {
+    warn(cfs, {"a buddy that is not queued", "WARN_ON_ONCE(!se->on_rq) in set_next_buddy"});
+    return;
+  }
   cfs.next = &se;
   if (observer_ != nullptr) observer_->buddy_set(cfs, se);
 }
@@ -81,7 +84,8 @@ template <class A, class P>
 void Machine<A, P>::set_delayed(cfs_rq<A>& cfs, entity& se) {
   se.sched_delayed = true;
   bump(cfs, &se);
-  EEVDF_ASSERT(cfs.h_nr_runnable > 0 || cfg_.injected(Injection::buddy_accepts_delayed), "h_nr_runnable underflow");
+  EEVDF_KERNEL_DIES_IF(cfs.h_nr_runnable <= 0,
+                       "cfs_rq->h_nr_runnable underflows", "unchecked `cfs_rq->h_nr_runnable--` in set_delayed");
   cfs.h_nr_runnable--;
 }
 
@@ -108,13 +112,14 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   update_curr(cfs);
   clear_buddies(cfs, se);
   if ((flags & DEQUEUE_DELAYED) != 0) {
-    EEVDF_ASSERT(se.sched_delayed, "DEQUEUE_DELAYED of an entity that is not delayed");
+    if (!se.sched_delayed)
+      warn(cfs, {"DEQUEUE_DELAYED of an entity that is not delayed", "SCHED_WARN_ON(!se->sched_delayed) in dequeue_entity"});
   } else {
     const bool delay = sleep && (flags & DEQUEUE_SPECIAL) == 0;
-    // The kernel only WARNs here; reachable with buddy_accepts_delayed, where a
-    // delayed buddy runs and sleeps again (docs/INJECTIONS.md).
-    EEVDF_ASSERT(!(delay && se.sched_delayed) || cfg_.injected(Injection::buddy_accepts_delayed),
-                 "a delayed entity sleeps again");
+    // Reachable with buddy_accepts_delayed, where a delayed buddy runs and sleeps
+    // again (docs/INJECTIONS.md); the kernel warns and goes on.
+    if (delay && se.sched_delayed)
+      warn(cfs, {"a delayed entity sleeps again", "SCHED_WARN_ON(delay && se->sched_delayed) in dequeue_entity"});
     if (cfg_.feat(Feature::DELAY_DEQUEUE) && delay &&
         !decide(cfs, decision::delay_eligible, &se, nullptr, entity_eligible(cfs, se))) {
       set_delayed(cfs, se);
@@ -132,7 +137,8 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
   if (&se != cfs.curr) dequeue_entity_tree(cfs, se);
   se.on_rq = false;
   bump(cfs, &se);
-  EEVDF_ASSERT(cfs.nr_queued > 0 && cfs.load_weight >= se.load.weight, "account_entity_dequeue underflow");
+  EEVDF_KERNEL_DIES_IF(cfs.nr_queued == 0 || cfs.load_weight < se.load.weight, "cfs_rq->nr_queued or load underflows",
+                       "unchecked update_load_sub and `cfs_rq->nr_queued--` in account_entity_dequeue");
   cfs.load_weight -= se.load.weight;
   cfs.nr_queued--;
   if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE) update_min_vruntime(cfs);
@@ -144,7 +150,8 @@ bool Machine<A, P>::dequeue_entity(cfs_rq<A>& cfs, entity& se, unsigned flags) {
 // at zero lag (DELAY_ZERO). No update_curr first: V sees curr as last charged.
 template <class A, class P>
 void Machine<A, P>::requeue_delayed_entity(cfs_rq<A>& cfs, entity& se) {
-  EEVDF_ASSERT(se.sched_delayed && se.on_rq, "requeue of an entity that is not delayed");
+  EEVDF_KERNEL_DIES_IF(!se.sched_delayed || !se.on_rq, "requeue of an entity that is not delayed and queued",
+                       "SCHED_WARN_ON(!se->sched_delayed) and SCHED_WARN_ON(!se->on_rq) in requeue_delayed_entity");
   if (cfg_.feat(Feature::DELAY_ZERO)) {
     update_entity_lag(cfs, se);
     if (decide(cfs, decision::requeue_positive_lag, &se, nullptr, se.vlag > 0)) {
@@ -186,9 +193,10 @@ int Machine<A, P>::dequeue_entities(rq<A>& rq, entity& se, unsigned flags) {
   const bool task_delayed = (flags & DEQUEUE_DELAYED) != 0;
   const unsigned h_nr_runnable = task_sleep || task_delayed || !se.sched_delayed ? 1 : 0;
   if (!dequeue_entity(rq.cfs, se, flags)) return -1;
-  EEVDF_ASSERT((rq.cfs.h_nr_runnable >= static_cast<int>(h_nr_runnable) || cfg_.injected(Injection::buddy_accepts_delayed)) &&
-                   rq.cfs.h_nr_queued > 0 && rq.nr_running > 0,
-               "dequeue counter underflow");
+  EEVDF_KERNEL_DIES_IF(rq.cfs.h_nr_runnable < static_cast<int>(h_nr_runnable) ||
+                           rq.cfs.h_nr_queued <= 0 || rq.nr_running <= 0,
+                       "h_nr_runnable, h_nr_queued or nr_running underflows",
+                       "unchecked counter decrements in dequeue_entities and sub_nr_running");
   rq.cfs.h_nr_runnable -= static_cast<int>(h_nr_runnable);
   rq.cfs.h_nr_queued--;
   rq.nr_running--;  // sub_nr_running

@@ -13,8 +13,10 @@
 #include <cstdint>        // times
 #include <string>         // illegal-event reasons
 #include <unordered_map>  // task ids to indices (lookups only: no iteration order leaks)
+#include <utility>        // std::exchange
 #include <vector>         // runqueues and tasks
 
+#include "base/kernel_warn.h"
 #include "model/config.h"
 #include "model/observer.h"
 #include "model/profile_6_12.h"
@@ -75,6 +77,10 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   std::vector<OverflowEvent> drain_overflows(int cpu);
   void clear_overflows();
   void clear_overflows(const std::vector<int>& cpus);
+  // The kernel warnings (a SCHED_WARN_ON the kernel goes on after) met since the last
+  // take_warnings(), in order; the conditions it cannot go past throw KernelWarn.
+  std::vector<KernelWarning> take_warnings() { return std::exchange(warnings_, {}); }
+  bool warned() const { return !warnings_.empty(); }
 
  private:
   // What differs between kernel versions (profile.h).
@@ -140,6 +146,9 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
     if (observer_ != nullptr) observer_->queue_changed(cfs, se);
   }
 
+  // A kernel warning on `cfs`'s CPU: recorded, and the model goes on as the kernel does.
+  void warn(const cfs_rq<A>& cfs, KernelCheck c) { warnings_.push_back({c, cfs.rq_->cpu}); }
+
   // kernel/sched/core.c and syscalls.c (core-inl.h)
   void resched_curr(rq<A>& rq) { rq.need_resched = true; }
   void wakeup_preempt(rq<A>& rq, task& p, unsigned wake_flags);
@@ -168,6 +177,7 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   std::unordered_map<int, int> index_of_id_;
   std::uint64_t now_ = 0;
   Observer<A>* observer_ = nullptr;
+  std::vector<KernelWarning> warnings_;
 };
 
 }  // namespace eevdf::model

@@ -23,7 +23,7 @@ struct PropertyInfo {
   std::string_view on_6_12 = {};
 };
 
-inline constexpr std::array<PropertyInfo, 31> kCatalogue{{
+inline constexpr std::array<PropertyInfo, 32> kCatalogue{{
     {"sums_consistent", Kind::pass_fail, Exact::both, "incremental sums, load and nr_queued match a recount",
      Profiles::both_own_6_12_form, "v0 is zero_vruntime: it moves only inside avg_vruntime, to V of Q at that moment, in either direction (§4.3)"},
     {"counters_consistent", Kind::pass_fail, Exact::both, "nr_running, nr_runnable and task states agree"},
@@ -57,6 +57,7 @@ inline constexpr std::array<PropertyInfo, 31> kCatalogue{{
     {"delayed_completion", Kind::pass_fail, Exact::both, "delayed entities leave by pick, wake or force"},
     {"iowait_accounting", Kind::pass_fail, Exact::both, "nr_iowait counts completed io sleeps per CPU"},
     {"iowait_visibility", Kind::measure, Exact::both, "time io sleepers spend uncounted (measure)"},
+    {"kernel_warn", Kind::pass_fail, Exact::both, "no condition the kernel warns about or dies on (the model's own checks)"},
     {"deterministic", Kind::pass_fail, Exact::system, "same trace, same dump; same seed, same trace"},
     {"fast_matches_reference", Kind::pass_fail, Exact::system, "fast model equals the kernel reference",
      Profiles::only_6_18, "not applicable to 6.12: the fast model follows 6.18 only"},

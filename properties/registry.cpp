@@ -13,6 +13,7 @@
 #include "model/arith_kernel.h"
 #include "properties/bookkeeping.h"
 #include "properties/delayed.h"
+#include "properties/kernel_warn.h"
 #include "properties/iowait.h"
 #include "properties/lag.h"
 #include "properties/pick.h"
@@ -86,6 +87,7 @@ const PropertyInfo* find_property(std::string_view name) {
 }
 
 bool implemented(std::string_view name, std::string_view profile) {
+  if (name == kKernelWarn) return true;  // the model's own checks (base/kernel_warn.h), reported by CheckedRun
   const auto in = [&](const auto& table) {
     for (const auto& [n, f] : table)
       if (n == name) return true;
@@ -111,7 +113,7 @@ bool runs_in(const PropertyInfo& p, bool kernel_arithmetic) {
     case Exact::both: return true;
     case Exact::system: return false;
   }
-  return false;
+  EEVDF_UNREACHABLE("an Exact value outside the enum");
 }
 
 template <class A, class P>

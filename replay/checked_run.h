@@ -3,12 +3,15 @@
 #pragma once
 
 #include <algorithm>   // sort, unique, adjacent_find
+#include <cstdint>     // counts
 #include <functional>  // not_equal_to
 #include <memory>      // probes
 #include <string>      // illegal-event reasons
 #include <utility>     // forwarding
 #include <vector>      // specs
 
+#include "base/kernel_warn.h"
+#include "properties/kernel_warn.h"
 #include "properties/registry.h"
 #include "replay/apply_event.h"
 
@@ -41,15 +44,32 @@ class CheckedRun {
   model::Observer<A>* checker_observer() { return &checker_; }
 
   // Applies `e` with the checks around it; the reason when `e` is illegal (the
-  // model is then unchanged and nothing was checked after it).
+  // model is then unchanged and nothing was checked after it). The kernel warnings
+  // the model met are reported as kernel_warn first; one the model cannot go past
+  // (KernelWarn) halts the run: later events are ignored (halted()).
   std::string apply(const trace::Event& e) {
+    if (halted_) return "";
     env_.line = e.line;
     env_.now = e.time_ns;
     env_.event = &e;
     env_.touched.clear();
     add_touched(e);
     checker_.before_event(e);
-    const std::string reason = apply_event(m_, e);
+    std::string reason;
+    try {
+      reason = apply_event(m_, e);
+    } catch (const KernelWarn& w) {
+      halted_ = true;
+      ++kernel_warns_;
+      env_.sink.violation(properties::kernel_warn_violation(w.check(), e.line, e.time_ns, -1));
+      env_.event = nullptr;
+      return "";
+    }
+    if (m_.warned())
+      for (const KernelWarning& w : m_.take_warnings()) {
+        ++kernel_warns_;
+        env_.sink.violation(properties::kernel_warn_violation(w.check, e.line, e.time_ns, w.cpu));
+      }
     if (reason.empty()) {
       add_touched(e);
       sort_touched();
@@ -61,7 +81,15 @@ class CheckedRun {
     return reason;
   }
 
-  void finish() { checker_.finish(); }
+  // The end-of-trace checks; none after a halt (the state is the one the kernel
+  // would have crashed in).
+  void finish() {
+    if (!halted_) checker_.finish();
+  }
+  // Whether the model met a condition it cannot go past (a kernel_warn was reported).
+  bool halted() const { return halted_; }
+  // The kernel_warn reports so far.
+  std::uint64_t kernel_warns() const { return kernel_warns_; }
   const model::Machine<A, P>& machine() const { return m_; }
   const properties::Checker<A, P>& checker() const { return checker_; }
   // Whether the model reported an s64 overflow in any event so far (whether or not
@@ -106,6 +134,8 @@ class CheckedRun {
   properties::Checker<A, P> checker_;
   std::vector<char> marks_;  // sort_touched's, per CPU
   bool overflowed_ = false;
+  bool halted_ = false;
+  std::uint64_t kernel_warns_ = 0;
 };
 
 }  // namespace eevdf::replay

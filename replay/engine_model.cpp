@@ -62,7 +62,8 @@ class ModelEngine final : public Engine {
     else run(*ideal_, e);
     apply_shadow(e);
     if (options_.dump != Dump::none) dump(e);
-    return !log_.must_stop();
+    const bool halted = kernel_ ? kernel_->halted() : ideal_->halted();  // a kernel_warn the model cannot pass
+    return !log_.must_stop() && !halted;
   }
 
   void expect(const trace::Expect& x) override {

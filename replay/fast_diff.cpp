@@ -125,10 +125,17 @@ void compare_task(Differ& d, const Ref& ref, const model::fast::FastMachine<Simd
   d.eq("task", id, "tree slice", rs.tree_slice, fs.slice);  // a queued entity's slice stays
 }
 
-bool any_overflow(const Ref& m) {
+// The reference's first overflow report of the last event: its CPU (-1: none) and
+// expression.
+struct OverflowSeen {
+  int cpu = -1;
+  std::string expression;
+};
+
+OverflowSeen first_overflow(const Ref& m) {
   for (const auto& rq : m.rqs())
-    if (!rq.cfs.overflow.empty()) return true;
-  return false;
+    if (!rq.cfs.overflow.empty()) return {rq.cpu, std::string(rq.cfs.overflow.events().front().expression)};
+  return {};
 }
 
 }  // namespace
@@ -147,33 +154,64 @@ std::optional<Mismatch> compare_state(const Ref& reference, const model::fast::F
 }
 
 template <bool Simd>
+auto FastDiff<Simd>::overflow_step(bool reference_overflowed, bool fast_overflowed) -> Step {
+  if (reference_overflowed && fast_overflowed) return Step::overflow;
+  if (reference_overflowed || fast_overflowed) return Step::mismatch;
+  return Step::same;
+}
+
+template <bool Simd>
 FastDiff<Simd>::FastDiff(const model::Config& config, const std::vector<model::TaskSpec>& specs)
     : reference_(config, specs), fast_(config, specs) {}
 
 template <bool Simd>
 auto FastDiff<Simd>::FastDiff::apply(const trace::Event& e) -> Step {
   ++events_;
-  const std::string r = apply_event(reference_, e);
-  const std::string f = apply_event(fast_, e);
+  // A condition the kernel dies on (KernelWarn) ends both models' runs: they must
+  // meet the same one in the same event.
+  std::string r, f, r_died, f_died;
+  try {
+    r = apply_event(reference_, e);
+  } catch (const KernelWarn& w) {
+    r_died = w.what();
+  }
+  try {
+    f = apply_event(fast_, e);
+  } catch (const KernelWarn& w) {
+    f_died = w.what();
+  }
+  (void)reference_.take_warnings();  // the warnings the kernel goes on after: the reference's report alone
   const auto fail = [&](Mismatch m) {
     m.line = e.line;
     m.event = events_;
     mismatch_ = std::move(m);
     return Step::mismatch;
   };
+  if (r_died != f_died)
+    return fail({0, 0, "kernel_warn", r_died.empty() ? "none" : r_died, f_died.empty() ? "none" : f_died});
+  if (!r_died.empty()) {
+    died_ = r_died;
+    return Step::kernel_warn;
+  }
   if (r != f) return fail({0, 0, "legality of the event", r.empty() ? "legal" : r, f.empty() ? "legal" : f});
   if (!r.empty()) {
     illegal_ = r;
     return Step::illegal;
   }
-  if (any_overflow(reference_)) {
-    fast_saw_overflow_ = false;
-    for (const auto& rq : fast_.rqs()) fast_saw_overflow_ |= rq.overflows != 0;
-    return Step::overflow;
+  const OverflowSeen seen = first_overflow(reference_);
+  fast_saw_overflow_ = false;
+  for (const auto& rq : fast_.rqs()) fast_saw_overflow_ |= rq.overflows != 0;
+  switch (overflow_step(seen.cpu >= 0, fast_saw_overflow_)) {
+    case Step::overflow: return Step::overflow;
+    case Step::mismatch:
+      if (seen.cpu >= 0) return fail({0, 0, fmt::format("cpu {} overflow", seen.cpu), seen.expression, "none"});
+      for (const auto& rq : fast_.rqs())
+        if (rq.overflows != 0) return fail({0, 0, fmt::format("cpu {} overflow", rq.cpu), "none", rq.first_overflow});
+      EEVDF_UNREACHABLE("the fast model reported an overflow on no CPU");
+    case Step::same: break;
+    case Step::illegal:
+    case Step::kernel_warn: EEVDF_UNREACHABLE("overflow_step answers overflow, mismatch or same");
   }
-  for (const auto& rq : fast_.rqs())
-    if (rq.overflows != 0)
-      return fail({0, 0, fmt::format("cpu {} overflow", rq.cpu), "none", rq.first_overflow});
   if (std::optional<Mismatch> m = compare_state(reference_, fast_)) return fail(std::move(*m));
   return Step::same;
 }
@@ -207,10 +245,14 @@ bool build_differs(const trace::Header& header, const std::vector<trace::Event>&
                            e.line, build, diff.mismatch().message());
         return true;
       case Step::overflow:
-        out << fmt::format("{}:{}: the reference reports an overflow (no_overflow); the {} build {}; compared {} "
-                           "events up to here\n",
-                           file, e.line, build, diff.fast_saw_overflow() ? "detected it too" : "did not detect it",
-                           diff.events());
+        out << fmt::format("{}:{}: the reference and the {} build both report an overflow (no_overflow); compared "
+                           "{} events up to here\n",
+                           file, e.line, build, diff.events());
+        return false;
+      case Step::kernel_warn:
+        out << fmt::format("{}:{}: the reference and the {} build both stop at kernel_warn: {}; compared {} events "
+                           "up to here\n",
+                           file, e.line, build, diff.kernel_warn(), diff.events());
         return false;
     }
   }

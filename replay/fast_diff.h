@@ -1,9 +1,11 @@
 // fast_matches_reference (docs/PROPERTIES.md, differential): one trace through the
 // kernel-arithmetic reference and the fast model side by side, every state field and
 // view compared after every event. The first difference is reported with its field,
-// event and line. Where the reference reports an overflow (no_overflow) the
+// event and line. Where both report an overflow (no_overflow) in the same event the
 // comparison stops: the fast model wraps as the kernel does, the reference keeps
-// exact values, and the two may then part by design.
+// exact values, and the two may then part by design; one reporting it without the
+// other is a difference. A condition the kernel dies on (base/kernel_warn.h) must
+// stop both in the same event.
 #pragma once
 
 #include <cstdint>   // event counts
@@ -49,17 +51,25 @@ class FastDiff {
   enum class Step {
     same,      // applied to both, states equal
     mismatch,  // they differ: mismatch()
-    overflow,  // the reference reported an overflow: the comparison stops here
+    overflow,  // both reported an overflow: the comparison stops here
     illegal,   // the event is illegal in both (same reason): illegal_reason()
+    kernel_warn,  // both met the same condition the kernel dies on: kernel_warn(); the comparison stops
   };
 
   FastDiff(const model::Config& config, const std::vector<model::TaskSpec>& specs);
   Step apply(const trace::Event& e);
+  // What an event's overflow reports make of it: overflow when both models report
+  // one (they may part from here by design), mismatch when only one does (the
+  // other would wrap, or stop, where it must not), same when neither (compare on).
+  static Step overflow_step(bool reference_overflowed, bool fast_overflowed);
   const Mismatch& mismatch() const { return *mismatch_; }
   const std::string& illegal_reason() const { return illegal_; }
   std::uint64_t events() const { return events_; }
-  // After Step::overflow: whether the fast model's own checks saw it in that event.
+  // After Step::overflow: whether the fast model's own checks saw it in that event
+  // (always, else the step is a mismatch).
   bool fast_saw_overflow() const { return fast_saw_overflow_; }
+  // After Step::kernel_warn: the condition and the kernel check.
+  const std::string& kernel_warn() const { return died_; }
   const model::fast::FastMachine<Simd>& fast() const { return fast_; }
   const model::Machine<model::KernelArith>& reference() const { return reference_; }
 
@@ -68,6 +78,7 @@ class FastDiff {
   model::fast::FastMachine<Simd> fast_;
   std::optional<Mismatch> mismatch_;
   std::string illegal_;
+  std::string died_;
   std::uint64_t events_ = 0;
   bool fast_saw_overflow_ = false;
 };

@@ -56,7 +56,10 @@ std::string KernelSrcLockstep::apply(const trace::Event& e) {
   if (difference_.empty()) difference_ = kernel_src::first_difference(reference_->machine(), *kernel_src_);
   const std::string hook_difference = hooks_->take_difference();
   if (difference_.empty()) difference_ = hook_difference;
-  if (difference_.empty() && kernel_src_->warnings() != 0) difference_ = "the kernel code warned (SCHED_WARN_ON)";
+  // The reference meets the kernel's warning conditions itself (kernel_warn): the
+  // real code warning where the reference does not is a difference.
+  if (difference_.empty() && kernel_src_->warnings() != 0 && reference_->kernel_warns() == 0)
+    difference_ = "the kernel code warned where the reference did not: " + kernel_src_->first_warning();
   return "";
 }
 

@@ -81,10 +81,11 @@ QueryResult evaluate_queued(const model::Machine<A, P>& m, const model::task_str
       const Rational lag = to_rational<A>(lag_of(m, p));
       return {lag == to_rational(x.rational), lag.str()};
     }
-    default: {
+    case trace::Query::deadline_rel: {
       const Rational rel = to_rational<A>(deadline_rel_of(m, p));
       return {rel == to_rational(x.rational), rel.str()};
     }
+    default: EEVDF_UNREACHABLE("not a query about a queued task: evaluate_task dispatches only those here");
   }
 }
 
@@ -118,7 +119,7 @@ QueryResult evaluate_cpu(const model::Machine<A, P>& m, const trace::Expect& x) 
     case trace::Query::nr_runnable: return compare_int<A>(x.value, rq.cfs.h_nr_runnable);
     case trace::Query::nr_iowait: return compare_int<A>(x.value, rq.nr_iowait);
     case trace::Query::nr_iowait_acct: return compare_int<A>(x.value, rq.nr_iowait_acct);
-    default: EEVDF_ASSERT(false, "not a CPU query"); return {};
+    default: EEVDF_UNREACHABLE("not a CPU query: evaluate dispatches only those here");
   }
 }
 

@@ -9,6 +9,7 @@
 #include <vector>    // repeated options
 
 #include "base/assert.h"
+#include "base/kernel_warn.h"
 #include "trace/error.h"
 #include "trace/trace.h"
 
@@ -76,6 +77,9 @@ Outcome guarded(const std::string& file, std::ostream& err, F&& body) {
   } catch (const InternalError& e) {
     err << file << ": " << e.what() << "\n";
     return Outcome::internal;
+  } catch (const KernelWarn& e) {  // met by a model outside CheckedRun (a shadow, a differential)
+    err << file << ": kernel_warn: " << e.what() << "\n";
+    return Outcome::failed;
   }
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "generator/generator.h"
+#include "properties/kernel_warn.h"
 #include "properties/registry.h"
 #include "runner/trace_run.h"
 #include "trace/writer.h"
@@ -16,6 +17,7 @@ shrinkers::Target shrink_target(const FirstViolation& v) {
   shrinkers::Target target{v.property, v.finding};
   const properties::PropertyInfo* info = properties::find_property(v.property);
   if (info != nullptr && info->exact_in == properties::Exact::ideal) target.arith = trace::Arith::ideal;
+  if (v.property == properties::kKernelWarn) target.condition = v.values;  // the same kernel check
   return target;
 }
 
@@ -50,6 +52,22 @@ std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v
   c.push_back(fmt::format(" Command: {}", command_line));
   c.push_back(fmt::format(" Shrunk from the generated trace; replay with `eevdf-check replay {}<this file>`.",
                           replay_flag(v.property)));
+  return trace::to_text(t);
+}
+
+std::string crash_trace_text(const trace::Trace& candidate, const FirstViolation& v, const std::string& error,
+                             std::uint64_t run_seed, const std::string& command_line) {
+  trace::Trace t = candidate;
+  t.header.expect_clean = false;
+  t.header.expect_violations.clear();
+  std::vector<std::string>& c = t.header.preamble;
+  c.clear();
+  c.push_back(" An internal error of eevdf-check (exit 3) on a shrink candidate, found by `eevdf-check run`");
+  c.push_back(fmt::format(" while shrinking the {} failure of trace index {} (trace seed {}, run seed {}).",
+                          v.property, v.index, v.seed, run_seed));
+  c.push_back(fmt::format(" Error: {}", error));
+  c.push_back(fmt::format(" Command: {}", command_line));
+  c.push_back(fmt::format(" Reproduce with `eevdf-check replay {}<this file>`.", replay_flag(v.property)));
   return trace::to_text(t);
 }
 

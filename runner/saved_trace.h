@@ -42,6 +42,12 @@ std::string replay_flag(std::string_view property);
 std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v, std::uint64_t run_seed,
                              const std::string& command_line);
 
+// The saved text of a shrink candidate on which the tool itself failed (exit 3): a
+// header comment (the failure being shrunk, the error, the command line) and the
+// candidate as it was, with no expectation.
+std::string crash_trace_text(const trace::Trace& candidate, const FirstViolation& v, const std::string& error,
+                             std::uint64_t run_seed, const std::string& command_line);
+
 // `<property>-<8 hex of the text's hash>.trace`; attempt n > 0 appends `-n`, so
 // that an existing file is never overwritten.
 std::string saved_trace_name(const std::string& property, const std::string& text, int attempt);

@@ -9,10 +9,12 @@
 #include <set>
 
 #include "base/assert.h"
+#include "base/kernel_warn.h"
 #include "generator/generator.h"
 #include "generator/prng.h"
 #include "model/arith_kernel.h"
 #include "properties/findings.h"
+#include "properties/kernel_warn.h"
 #include "properties/registry.h"
 #include "replay/checked_run.h"
 #include "replay/fast_diff.h"
@@ -99,7 +101,9 @@ void cross_check_fast(const Options& o, std::uint64_t seed, Tally& t, properties
   using Step = typename replay::FastDiff<Simd>::Step;
   while (auto e = gen.next()) {
     const Step step = diff.apply(*e);
-    if (step == Step::overflow) break;  // the models part by design after an overflow
+    // Both reported the overflow (or the same kernel_warn) in this event: they part by
+    // design from here. One reporting it alone is a mismatch.
+    if (step == Step::overflow || step == Step::kernel_warn) break;
     EEVDF_ASSERT(step != Step::illegal, "the fast model rejected a generated event: " + diff.illegal_reason());
     if (step == Step::same) continue;
     properties::Violation v;
@@ -204,6 +208,11 @@ TraceOutcome run_trace(const Options& o, std::uint64_t index) {
   } catch (const InternalError& e) {
     t.internal_error = fmt::format("trace {} (seed {}): {}", index, seed, e.what());
     t.internal_index = index;
+  } catch (const KernelWarn& e) {
+    // A second implementation (--ideal-every's) met a kernel condition; the reference
+    // replay ends at the same event and has reported it, unless only this one met it.
+    if (sink.outcome().find("kernel_warn@") == std::string::npos)
+      sink.violation(properties::kernel_warn_violation(e.check(), 0, 0, -1));
   }
   sink.close();
   out.digest = fnv1a(out.digest, sink.outcome());

@@ -5,6 +5,7 @@
 #include <string>   // findings
 
 #include "base/assert.h"
+#include "base/kernel_warn.h"
 #include "properties/findings.h"
 #include "replay/fast_diff.h"
 #include "replay/ideal_diff.h"
@@ -30,9 +31,9 @@ bool wanted(const Target& target, const Found& f) {
   return f.failed && (!target.finding || *target.finding == f.finding);
 }
 
-// Both fast builds beside their own reference; the comparison stops at the
-// reference's first overflow (afterwards the fast model wraps and the reference
-// does not).
+// Both fast builds beside their own reference; the comparison stops where both
+// report an overflow (afterwards the fast model wraps and the reference does not)
+// or meet the same condition the kernel dies on.
 Verdict fast_verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
   if (t.header.kernel.value_or(std::string(model::kDefaultProfile)) != model::profile_6_18::name) return {};
   const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
@@ -49,7 +50,7 @@ Verdict fast_verdict(const trace::Trace& t, const Target& target, ReplayMode mod
       found.failed = true;
       return Applied::stop;
     }
-    if (a == S::overflow || b == V::overflow) return Applied::stop;
+    if (a == S::overflow || b == V::overflow || a == S::kernel_warn || b == V::kernel_warn) return Applied::stop;
     return a == S::illegal ? Applied::illegal : Applied::ok;
   };
   return replay_candidate(t, mode, apply, [&] { return wanted(target, found); }, [] {});
@@ -92,7 +93,7 @@ Verdict kernel_src_verdict(const trace::Trace& t, const Target& target, ReplayMo
 #endif
 }
 
-// One replay; an invalid candidate (exit 2 or 3 in a replay) does not fail.
+// One replay; an invalid candidate (exit 2 in a replay) does not fail.
 Verdict verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
   try {
     if (!declarations_in_range(t.header)) return {};
@@ -102,9 +103,9 @@ Verdict verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Fo
     return kernel_src_verdict(t, target, mode, found);
   } catch (const trace::TraceError&) {
     return {};
-  } catch (const InternalError&) {
-    return {};
-  }
+  } catch (const KernelWarn&) {
+    return {};  // another failure (kernel_warn, judged by the reference replay), not this target
+  }  // an InternalError (exit 3) goes to Search, which keeps the candidate as a crash
 }
 
 }  // namespace

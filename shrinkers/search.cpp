@@ -28,7 +28,16 @@ std::optional<Verdict> Search::replay(const Work& candidate, bool repair, PassSt
   }
   ++candidates_;
   ++pass.candidates;
-  Verdict v = judge_(to_trace(candidate), repair);
+  Verdict v;
+  try {
+    v = judge_(to_trace(candidate), repair);
+  } catch (const InternalError& e) {  // a defect of the tool, never "does not fail" in silence
+    if (!crash_) {
+      crash_ = to_trace(candidate);
+      crash_reason_ = e.what();
+    }
+    return Verdict{};
+  }
   EEVDF_ASSERT(v.events_used <= candidate.events.size(), "a verdict covers the candidate's events only");
   EEVDF_ASSERT(repair || v.dropped.empty(), "nothing is skipped without repair");
   return v;

@@ -5,6 +5,7 @@
 
 #include <chrono>   // steady_clock: the only clock, used for the budget alone
 #include <cstdint>  // counts
+#include <optional>  // the first crash
 #include <string>   // stop reasons
 
 #include "shrinkers/candidate.h"
@@ -28,6 +29,9 @@ class Search {
   std::uint64_t candidates() const { return candidates_; }
   std::uint64_t accepted() const { return accepted_; }
   double seconds() const;
+  // The first candidate the judge failed on with an InternalError, and the error.
+  const std::optional<trace::Trace>& crash() const { return crash_; }
+  const std::string& crash_reason() const { return crash_reason_; }
 
  private:
   // One replay within the budget; nullopt when the budget is spent.
@@ -39,6 +43,8 @@ class Search {
   std::uint64_t candidates_ = 0;
   std::uint64_t accepted_ = 0;
   std::string spent_because_;
+  std::optional<trace::Trace> crash_;
+  std::string crash_reason_;
 };
 
 }  // namespace eevdf::shrinkers

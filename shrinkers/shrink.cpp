@@ -99,7 +99,12 @@ trace::Trace shrink(const trace::Trace& failing, const Judge& judge, const Budge
   Search search(judge, budget);
   Work w = strip_expectations(failing);
   PassStats input{"input", 0, 0, 0, 0};
+  const auto keep_crash = [&] {
+    s.internal_error = search.crash_reason();
+    s.internal_error_trace = search.crash();
+  };
   if (!search.accepts_as_is(w, input)) {
+    keep_crash();
     s.candidates = search.candidates();
     s.events_after = s.events_before;
     s.stopped_because = search.spent() ? search.spent_because() : "input does not fail";
@@ -111,6 +116,7 @@ trace::Trace shrink(const trace::Trace& failing, const Judge& judge, const Budge
   s.accepted = search.accepted();
   s.events_after = w.events.size();
   s.seconds = search.seconds();
+  keep_crash();
   EEVDF_ASSERT(s.events_after <= s.events_before, "a shrink never adds events");
   EEVDF_ASSERT(s.accepted >= 1, "the input itself was accepted");
   return to_trace(w);

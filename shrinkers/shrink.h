@@ -73,6 +73,9 @@ struct Target {
   // violation matching that known finding (properties/findings.h).
   std::optional<std::string> finding;
   trace::Arith arith = trace::Arith::kernel;  // the replay's arithmetic: kernel or ideal
+  // kernel_warn only: the condition it must meet (properties/kernel_warn.h; nullopt:
+  // any), so that a shrink does not trade one kernel warning for another.
+  std::optional<std::string> condition = std::nullopt;
 };
 
 struct Budget {
@@ -102,14 +105,21 @@ struct Stats {
   // "input does not fail".
   std::string stopped_because;
   std::vector<PassStats> passes;
+  // The first candidate on which the tool itself failed (an InternalError: exit 3),
+  // and why ("" and nullopt: none). Such a candidate counts as "does not fail" for
+  // the target, so the shrink goes on; the caller reports and saves it as a crash.
+  std::string internal_error;
+  std::optional<trace::Trace> internal_error_trace;
 };
 
 // The standard predicate: replay `candidate` in the target's arithmetic with the
 // features and injections of its own header, all events applied; true iff it is
-// valid (no exit-2 condition, no internal assertion) and the target property is
-// violated (not as a consequence of an earlier overflow, with the target's finding
-// status). Expect statements are ignored. Throws std::invalid_argument for a
-// property name the catalogue does not know (or not checked per event).
+// valid (no exit-2 condition) and the target property is violated (not as a
+// consequence of an earlier overflow, with the target's finding status). Expect
+// statements are ignored. Throws InternalError when the tool itself fails on the
+// candidate (a shrink keeps that candidate as a crash: Stats::internal_error), and
+// std::invalid_argument for a property name the catalogue does not know (or not
+// checked per event).
 Predicate violates(const Target& target);
 // Any violation of `property` in the kernel arithmetic, finding or not.
 Predicate violates(const std::string& property);

@@ -11,6 +11,7 @@
 #include "model/arith_kernel.h"
 #include "model/profile.h"
 #include "properties/findings.h"
+#include "properties/kernel_warn.h"
 #include "properties/property.h"
 #include "properties/registry.h"
 #include "replay/checked_run.h"
@@ -31,6 +32,7 @@ class TargetRecorder final : public properties::Sink {
   explicit TargetRecorder(const Target& target) : target_(target) {}
   void violation(const properties::Violation& v) override {
     if (v.property != target_.property || v.consequence) return;
+    if (target_.condition && *target_.condition != v.values) return;
     if (!target_.finding || *target_.finding == v.finding) violated_ = true;
   }
   void measure(std::string_view, const std::string&, const std::string&) override {}
@@ -47,7 +49,10 @@ class FirstRecorder final : public properties::Sink {
   explicit FirstRecorder(const std::string& property) : property_(property) {}
   void violation(const properties::Violation& v) override {
     if (v.consequence || (!property_.empty() && v.property != property_)) return;
-    if (!first) first = Target{std::string(v.property), std::string(v.finding)};
+    if (!first) {
+      first = Target{std::string(v.property), std::string(v.finding)};
+      if (v.property == properties::kKernelWarn) first->condition = v.values;
+    }
     if (std::find(all.begin(), all.end(), v.property) == all.end()) all.emplace_back(v.property);
     if (v.finding.empty()) untagged.emplace(v.property);
     else if (std::find(tags.begin(), tags.end(), v.finding) == tags.end()) tags.emplace_back(v.finding);
@@ -70,8 +75,13 @@ Verdict replay_verdict(const trace::Trace& t, const Target& target, const proper
   const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
   TargetRecorder sink(target);
   replay::CheckedRun<A, P> run(config, replay::make_task_specs(t.header), sink, selection);
+  // After a kernel_warn the model has stopped (CheckedRun::halted): nothing later counts.
+  const auto apply = [&](const trace::Event& e) {
+    if (!run.apply(e).empty()) return Applied::illegal;
+    return run.halted() ? Applied::stop : Applied::ok;
+  };
   return replay_candidate(
-      t, mode, [&](const trace::Event& e) { return run.apply(e).empty() ? Applied::ok : Applied::illegal; },
+      t, mode, apply,
       [&] { return sink.violated(); }, [&] { run.finish(); });
 }
 
@@ -84,9 +94,7 @@ Verdict guarded_verdict(const trace::Trace& t, const Target& target, const prope
     });
   } catch (const trace::TraceError&) {
     return Verdict{};  // an exit-2 condition: a header or event the model rejects
-  } catch (const InternalError&) {
-    return Verdict{};  // an exit-3 condition: not this property failing
-  }
+  }  // an InternalError (exit 3) goes to Search, which keeps the candidate as a crash
 }
 
 std::shared_ptr<const Target> checked_target(const Target& target) {

@@ -56,12 +56,16 @@ struct rb_node *rb_next(const struct rb_node *node);
 
 /* ---- the warnings: counted, so the harness can report that the kernel warned -- */
 extern _Thread_local unsigned long ksrc_warnings;
-static inline int ksrc_warn(int cond) {
-  if (cond) ++ksrc_warnings;
+extern _Thread_local const char *ksrc_warning_check, *ksrc_warning_function; /* the first since the reset */
+static inline int ksrc_warn(int cond, const char *check, const char *function) {
+  if (cond && ksrc_warnings++ == 0) {
+    ksrc_warning_check = check;
+    ksrc_warning_function = function;
+  }
   return cond;
 }
-#define SCHED_WARN_ON(x) ksrc_warn(!!(x))
-#define WARN_ON_ONCE(x) ksrc_warn(!!(x))
+#define SCHED_WARN_ON(x) ksrc_warn(!!(x), "SCHED_WARN_ON(" #x ")", __func__)
+#define WARN_ON_ONCE(x) ksrc_warn(!!(x), "WARN_ON_ONCE(" #x ")", __func__)
 
 /* ---- weights (§1.2, 64-bit) ----------------------------------------------------- */
 #define SCHED_FIXEDPOINT_SHIFT 10

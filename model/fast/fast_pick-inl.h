@@ -60,7 +60,8 @@ int FastMachine<Simd>::pick_tree(Runqueue& rq) {
 // §7.1 __pick_eevdf().
 template <bool Simd>
 int FastMachine<Simd>::pick_eevdf(Runqueue& rq, bool protect, bool wakeup) {
-  EEVDF_ASSERT(rq.nr_queued > 0, "pick on an empty runqueue");
+  EEVDF_KERNEL_DIES_IF(rq.nr_queued == 0, "a pick on an empty runqueue",
+                       "NULL dereference of pick_eevdf()'s result in pick_next_entity");
   if (rq.nr_queued == 1 && curr_on_rq(rq)) return rq.cfs_curr;
   const Lanes& l = rq.lanes;
   if (rq.nr_queued == 1) return l.n == 0 ? -1 : l.task()[0];  // the leftmost entity, eligible or not
@@ -138,8 +139,7 @@ template <bool Simd>
 int FastMachine<Simd>::pick_next_entity(Runqueue& rq, bool& retry) {
   retry = false;
   if (cfg_.feat(Feature::PICK_BUDDY) && rq.next >= 0 && entity_eligible(rq, rq.next)) {
-    EEVDF_ASSERT(!se_[idx(rq.next)].sched_delayed || cfg_.injected(Injection::buddy_accepts_delayed),
-                 "the next buddy is never delayed");
+    // A delayed buddy: the kernel warns and goes on (the reference records it).
     return rq.next;
   }
   const int se = pick_eevdf(rq, true);
@@ -163,8 +163,7 @@ int FastMachine<Simd>::pick_task_fair(Runqueue& rq) {
     if (se >= 0) return se;
     if (!retry) return -1;
   }
-  EEVDF_ASSERT(false, "pick_task_fair did not converge");
-  return -1;
+  EEVDF_UNREACHABLE("pick_task_fair did not converge: each retry removes one delayed entity");
 }
 
 // §8.2 check_preempt_wakeup_fair(): preempt iff the wakee is what EEVDF picks now.
@@ -175,8 +174,7 @@ void FastMachine<Simd>::check_preempt_wakeup_fair(Runqueue& rq, int p, unsigned 
   if (se == p) return;
   const bool buddy_ok = !se_[idx(p)].sched_delayed || cfg_.injected(Injection::buddy_accepts_delayed);
   if (cfg_.feat(Feature::NEXT_BUDDY) && (wake_flags & WF_FORK) == 0 && buddy_ok) {
-    EEVDF_ASSERT(se_[idx(p)].on_rq, "a buddy is queued");
-    rq.next = p;
+    if (se_[idx(p)].on_rq) rq.next = p;  // else the kernel warns and sets no buddy (set_next_buddy)
   }
   if (rq.need_resched) return;
   if (!cfg_.feat(Feature::WAKEUP_PREEMPTION)) return;

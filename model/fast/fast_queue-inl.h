@@ -14,7 +14,7 @@ namespace eevdf::model::fast {
 template <bool Simd>
 void FastMachine<Simd>::update_entity_lag(Runqueue& rq, int se, bool clamp) {
   Entity& e = se_[idx(se)];
-  EEVDF_ASSERT(e.on_rq, "lag of an entity that is not queued");
+  // The kernel warns when !e.on_rq and goes on (the reference records it: kernel_warn).
   const s64 vlag = checked_sub(avg_vruntime_offset(rq), entity_key(rq, se), rq, "vlag = V - v");
   const u64 limit = calc_delta_fair(rq, std::max(2 * e.slice, cfg_.tick_nsec), se);
   // A limit beyond s64 bounds nothing an s64 can hold.
@@ -67,7 +67,8 @@ void FastMachine<Simd>::enqueue_entity(Runqueue& rq, int se, unsigned flags) {
 template <bool Simd>
 void FastMachine<Simd>::set_delayed(Runqueue& rq, int se) {
   se_[idx(se)].sched_delayed = true;
-  EEVDF_ASSERT(rq.h_nr_runnable > 0 || cfg_.injected(Injection::buddy_accepts_delayed), "h_nr_runnable underflow");
+  EEVDF_KERNEL_DIES_IF(rq.h_nr_runnable <= 0,
+                       "cfs_rq->h_nr_runnable underflows", "unchecked `cfs_rq->h_nr_runnable--` in set_delayed");
   rq.h_nr_runnable--;
 }
 
@@ -85,12 +86,10 @@ bool FastMachine<Simd>::dequeue_entity(Runqueue& rq, int se, unsigned flags) {
   Entity& e = se_[idx(se)];
   update_curr(rq);
   clear_buddies(rq, se);
-  if ((flags & DEQUEUE_DELAYED) != 0) {
-    EEVDF_ASSERT(e.sched_delayed, "DEQUEUE_DELAYED of an entity that is not delayed");
-  } else {
+  // The kernel's two SCHED_WARN_ONs here (DEQUEUE_DELAYED of an entity that is not
+  // delayed, a delayed entity sleeping again) only warn: the reference records them.
+  if ((flags & DEQUEUE_DELAYED) == 0) {
     const bool delay = sleep && (flags & DEQUEUE_SPECIAL) == 0;
-    EEVDF_ASSERT(!(delay && e.sched_delayed) || cfg_.injected(Injection::buddy_accepts_delayed),
-                 "a delayed entity sleeps again");
     if (cfg_.feat(Feature::DELAY_DEQUEUE) && delay && !entity_eligible(rq, se)) {
       set_delayed(rq, se);
       return false;
@@ -105,7 +104,8 @@ bool FastMachine<Simd>::dequeue_entity(Runqueue& rq, int se, unsigned flags) {
   if (se != rq.cfs_curr) dequeue_entity_tree(rq, se);
   e.on_rq = false;
   const u64 w = full_weight_of(e.nice);
-  EEVDF_ASSERT(rq.nr_queued > 0 && rq.load_weight >= w, "account_entity_dequeue underflow");
+  EEVDF_KERNEL_DIES_IF(rq.nr_queued == 0 || rq.load_weight < w, "cfs_rq->nr_queued or load underflows",
+                       "unchecked update_load_sub and `cfs_rq->nr_queued--` in account_entity_dequeue");
   rq.load_weight -= w;
   rq.nr_queued--;
   if ((flags & (DEQUEUE_SAVE | DEQUEUE_MOVE)) != DEQUEUE_SAVE) update_min_vruntime(rq);
@@ -121,7 +121,8 @@ bool FastMachine<Simd>::dequeue_entity(Runqueue& rq, int se, unsigned flags) {
 template <bool Simd>
 void FastMachine<Simd>::requeue_delayed_entity(Runqueue& rq, int se) {
   Entity& e = se_[idx(se)];
-  EEVDF_ASSERT(e.sched_delayed && e.on_rq, "requeue of an entity that is not delayed");
+  EEVDF_KERNEL_DIES_IF(!e.sched_delayed || !e.on_rq, "requeue of an entity that is not delayed and queued",
+                       "SCHED_WARN_ON(!se->sched_delayed) and SCHED_WARN_ON(!se->on_rq) in requeue_delayed_entity");
   if (cfg_.feat(Feature::DELAY_ZERO)) {
     update_entity_lag(rq, se);
     if (e.vlag > 0) {
@@ -160,9 +161,10 @@ int FastMachine<Simd>::dequeue_entities(Runqueue& rq, int se, unsigned flags) {
   const bool task_delayed = (flags & DEQUEUE_DELAYED) != 0;
   const int h_nr_runnable = task_sleep || task_delayed || !se_[idx(se)].sched_delayed ? 1 : 0;
   if (!dequeue_entity(rq, se, flags)) return -1;
-  EEVDF_ASSERT((rq.h_nr_runnable >= h_nr_runnable || cfg_.injected(Injection::buddy_accepts_delayed)) &&
-                   rq.h_nr_queued > 0 && rq.nr_running > 0,
-               "dequeue counter underflow");
+  EEVDF_KERNEL_DIES_IF(rq.h_nr_runnable < h_nr_runnable ||
+                           rq.h_nr_queued <= 0 || rq.nr_running <= 0,
+                       "h_nr_runnable, h_nr_queued or nr_running underflows",
+                       "unchecked counter decrements in dequeue_entities and sub_nr_running");
   rq.h_nr_runnable -= h_nr_runnable;
   rq.h_nr_queued--;
   rq.nr_running--;

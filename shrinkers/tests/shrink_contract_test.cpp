@@ -7,6 +7,7 @@
 #include <stdexcept>  // std::invalid_argument
 #include <variant>    // std::get_if
 
+#include "base/assert.h"
 #include "replay/vocabulary.h"
 #include "shrinkers/shrink.h"
 #include "shrinkers/tests/padding.h"
@@ -99,4 +100,29 @@ TEST_CASE("a task named only by renice while new is deleted with its declaration
   CHECK(result.header.find_task(9) == nullptr);
   CHECK(stats.passes.size() == 7);
   CHECK(sh::violates("iowait_accounting")(result));
+}
+
+// A candidate on which the tool itself fails (InternalError, exit 3) is never
+// taken for "does not fail" in silence: the shrink goes on toward the target and
+// keeps the first such candidate with its error for the caller to save.
+TEST_CASE("a candidate that hits an internal error is kept as a crash", "[shrinkers][crash]") {
+  const Trace input = st::pad_appended(st::load_corpus_trace("bugs/iowait_dec_new_rq.trace"), 20);
+  const auto events = [](const Trace& t) {
+    std::size_t n = 0;
+    for (const auto& s : t.body) if (std::holds_alternative<eevdf::trace::Event>(s)) ++n;
+    return n;
+  };
+  const std::size_t before = events(input);
+  // Fails while more than half the events are left; crashes on fewer than half.
+  const sh::Predicate judge = [&](const Trace& t) {
+    EEVDF_ASSERT(2 * events(t) >= before, "a test crash");
+    return 2 * events(t) > before;
+  };
+  sh::Stats stats;
+  Trace result;
+  REQUIRE_NOTHROW(result = sh::shrink(input, judge, sh::Budget{}, &stats));
+  CHECK(2 * events(result) > before);
+  REQUIRE(stats.internal_error_trace.has_value());
+  CHECK(2 * events(*stats.internal_error_trace) < before);
+  CHECK(stats.internal_error.find("a test crash") != std::string::npos);
 }

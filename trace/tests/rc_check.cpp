@@ -24,10 +24,14 @@ std::string test_binary() {
 namespace {
 
 // RapidCheck reports progress to a listener; the Catch report is built from the
-// result instead, so nothing is needed here.
+// result instead. The listener counts the discarded cases (RC_PRE, RC_DISCARD),
+// which the result does not carry, so that none is dropped unseen.
 class SilentListener final : public rc::detail::TestListener {
  public:
-  void onTestCaseFinished(const rc::detail::CaseDescription&) override {}
+  void onTestCaseFinished(const rc::detail::CaseDescription& c) override {
+    if (c.result.type == rc::detail::CaseResult::Type::Discard) ++discarded;
+  }
+  int discarded = 0;
   void onShrinkTried(const rc::detail::CaseDescription&, bool) override {}
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 };
@@ -48,8 +52,8 @@ std::string reproduce_params(const std::string& name, const rc::detail::TestPara
 
 }  // namespace
 
-void check_property(const std::string& name, int default_cases, const rc::detail::Property& property,
-                    bool rapidcheck_shrinks) {
+int check_property(const std::string& name, int default_cases, const rc::detail::Property& property,
+                   bool rapidcheck_shrinks) {
   const rc::detail::Configuration& config = rc::detail::configuration();
   rc::detail::TestParams params = config.testParams;
   if (!rc_params_set("max_success")) params.maxSuccess = default_cases;
@@ -66,8 +70,10 @@ void check_property(const std::string& name, int default_cases, const rc::detail
   rc::detail::SuccessResult success;
   if (result.match(success)) {
     INFO(name << ": " << report.str());
-    SUCCEED(name << ": " << success.numSuccess << " cases passed (seed " << params.seed << ")");
-    return;
+    std::cout << name << ": " << success.numSuccess << " cases passed, " << listener.discarded << " discarded\n";
+    SUCCEED(name << ": " << success.numSuccess << " cases passed, " << listener.discarded << " discarded (seed "
+                 << params.seed << ")");
+    return listener.discarded;
   }
   rc::detail::FailureResult failure;
   if (result.match(failure)) {
@@ -81,6 +87,7 @@ void check_property(const std::string& name, int default_cases, const rc::detail
     std::cerr << name << " failed; reproduce with:\n" << command.str();
   }
   FAIL(name << ": " << report.str());
+  return listener.discarded;  // not reached: FAIL throws
 }
 
 std::string c_literal(const std::string& text) {

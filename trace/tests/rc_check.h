@@ -22,12 +22,15 @@ namespace eevdf::trace::testing {
 // drawn: for properties whose failing case shrinks better by other means (the
 // generated-trace suites rerun shrinkers/' deterministic shrinker inside the failing
 // case, so the reproduce line replays the unshrunk case and then that shrinker).
-void check_property(const std::string& name, int default_cases, const rc::detail::Property& property,
-                    bool rapidcheck_shrinks = true);
+// Returns the number of discarded cases (RC_PRE, RC_DISCARD), also printed with the
+// passed count on stdout, so that a suite that discards most of what it draws shows.
+int check_property(const std::string& name, int default_cases, const rc::detail::Property& property,
+                   bool rapidcheck_shrinks = true);
 
 template <typename Testable>
-void check(const std::string& name, int default_cases, Testable&& testable, bool rapidcheck_shrinks = true) {
-  check_property(name, default_cases, rc::detail::toProperty(std::forward<Testable>(testable)), rapidcheck_shrinks);
+int check(const std::string& name, int default_cases, Testable&& testable, bool rapidcheck_shrinks = true) {
+  return check_property(name, default_cases, rc::detail::toProperty(std::forward<Testable>(testable)),
+                        rapidcheck_shrinks);
 }
 
 // `text` as a C string literal (\n, \t, \", \\, \xNN escaped), so that a failing

@@ -57,3 +57,14 @@ TEST_CASE("the differential names the first differing field", "[fast]") {
   CHECK(m->reference == std::to_string(2 * (1024 << 10)));
   CHECK(m->fast == std::to_string((1024 + 335) << 10));
 }
+
+// An overflow only one model reports is a difference (fast_matches_reference): the
+// comparison stops without a verdict only where both report it in the same event.
+TEST_CASE("an overflow one model misses is a mismatch", "[fast][overflow]") {
+  using Step = FastDiff<false>::Step;
+  CHECK(FastDiff<false>::overflow_step(true, false) == Step::mismatch);
+  CHECK(FastDiff<false>::overflow_step(false, true) == Step::mismatch);
+  CHECK(FastDiff<false>::overflow_step(true, true) == Step::overflow);
+  CHECK(FastDiff<false>::overflow_step(false, false) == Step::same);
+  CHECK(FastDiff<true>::overflow_step(true, false) == FastDiff<true>::Step::mismatch);
+}

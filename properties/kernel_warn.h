@@ -1,0 +1,31 @@
+// kernel_warn: the model met a condition the kernel itself warns about or dies on
+// (base/kernel_warn.h). Not a class of the checker: the model's own checks find it,
+// and whoever drives the model (replay::CheckedRun) reports it here, whatever the
+// selection, since the model cannot run without them.
+#pragma once
+
+#include <cstdint>      // times
+#include <string>       // texts
+#include <string_view>  // the name
+
+#include "base/kernel_warn.h"
+#include "properties/property.h"
+
+namespace eevdf::properties {
+
+inline constexpr std::string_view kKernelWarn = "kernel_warn";
+
+// `values` is the condition alone (a constant text: a shrinker keeps "the same
+// condition" by comparing it), `explanation` the kernel check it mirrors.
+inline Violation kernel_warn_violation(const KernelCheck& c, int line, std::uint64_t time_ns, int cpu) {
+  Violation v;
+  v.property = kKernelWarn;
+  v.line = line;
+  v.time_ns = time_ns;
+  v.cpu = cpu;
+  v.values = c.condition;
+  v.explanation = std::string("the kernel's ") + c.check;
+  return v;
+}
+
+}  // namespace eevdf::properties
