@@ -54,6 +54,9 @@ class CheckedRun {
       add_touched(e);
       sort_touched();
       checker_.after_event(e);
+      last_ = e;
+      last_checked_ = env_.touched;
+      applied_ = true;
       for (int cpu : env_.touched) overflowed_ = overflowed_ || !m_.rqs()[static_cast<std::size_t>(cpu)].cfs.overflow.empty();
       m_.clear_overflows(env_.touched);
     }
@@ -61,7 +64,18 @@ class CheckedRun {
     return reason;
   }
 
-  void finish() { checker_.finish(); }
+  // The end of the trace: every CPU's per-CPU checks once more after the last
+  // applied event (Checker::after_trace), then the checks of the whole trace.
+  void finish() {
+    if (applied_) {
+      env_.line = last_.line;
+      env_.now = last_.time_ns;
+      env_.event = &last_;
+      checker_.after_trace(last_, last_checked_);
+      env_.event = nullptr;
+    }
+    checker_.finish();
+  }
   const model::Machine<A, P>& machine() const { return m_; }
   const properties::Checker<A, P>& checker() const { return checker_; }
   // Whether the model reported an s64 overflow in any event so far (whether or not
@@ -105,6 +119,9 @@ class CheckedRun {
   properties::Env<A, P> env_;
   properties::Checker<A, P> checker_;
   std::vector<char> marks_;  // sort_touched's, per CPU
+  trace::Event last_;               // the last applied event
+  std::vector<int> last_checked_;   // the CPUs checked after it
+  bool applied_ = false;
   bool overflowed_ = false;
 };
 
