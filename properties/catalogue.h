@@ -61,8 +61,7 @@ inline constexpr std::array<PropertyInfo, 31> kCatalogue{{
     {"fast_matches_reference", Kind::pass_fail, Exact::system, "fast model equals the kernel reference",
      Profiles::only_6_18, "not applicable to 6.12: the fast model follows 6.18 only"},
     {"kernel_matches_reference", Kind::pass_fail, Exact::system, "6.12 profile equals the real fair.c", Profiles::only_6_12},
-    {"ideal_tracks_kernel", Kind::pass_fail, Exact::system, "ideal and kernel decide alike within rounding",
-     Profiles::only_6_18, "not applicable to 6.12: compared on the 6.18 reference"},
+    {"ideal_tracks_kernel", Kind::pass_fail, Exact::system, "ideal and kernel decide alike within rounding"},
 }};
 
 // Whether `p` applies to the kernel profile named `profile` ("6.18", "6.12").
