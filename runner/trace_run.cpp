@@ -185,7 +185,7 @@ TraceOutcome run_trace(const Options& o, std::uint64_t index) {
   try {
     out.digest = o.kernel_src ? diff_kernel_src(o, seed, t, sink) : replay_generated(o, seed, t, sink);
     if (!o.kernel_src && o.diff_every != 0 && index % o.diff_every == 0) cross_check_fast(o, seed, t, sink);
-    if (!o.kernel_src && o.ideal_every != 0 && index % o.ideal_every == 0) {
+    if (o.ideal_every != 0 && index % o.ideal_every == 0) {
       if (o.generator.profile == "6.12") check_ideal<model::profile_6_12>(o, seed, t, sink);
       else check_ideal<model::profile_6_18>(o, seed, t, sink);
     }
