@@ -2,14 +2,17 @@
 // here from docs/MODEL.md, independent of the model's fair.c code (docs/PROPERTIES.md, rules).
 #pragma once
 
+#include <algorithm>    // min
+#include <bit>          // bit_width: the kernel's fls
 #include <cstdint>      // weights
 #include <type_traits>  // the arithmetic
 #include <vector>       // queued entities
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
-#include "model/calc_delta.h"
+#include "model/kernel_int.h"  // u128
 #include "model/task.h"
+#include "model/weights.h"  // the nice tables: data, shared with the model
 
 namespace eevdf::properties::brute {
 
@@ -77,15 +80,74 @@ bool eligible(const model::cfs_rq<A>& cfs, const typename A::value& vruntime) {
   return (vruntime - cfs.min_vruntime) * typename A::value(s.weights) <= s.weighted_keys;
 }
 
-// §1.3 calc_delta_fair: the kernel's bit-exact value (model/calc_delta.h, itself
-// tested against the docs/MODEL.md §1.3 vectors), or exactly delta * 1024 / w in the ideal one.
+// §1.3 the inverse __calc_delta multiplies by. A task carries its nice level's table
+// inverse (set_load_weight, reweight_task_fair): looked up here by its weight in the
+// nice tables (model/weights.h: data copied from the kernel, the one thing this file
+// shares with the model). An unset one (0: after update_load_set, inside
+// reweight_entity) is __update_inv_weight's lazy floor((2^32-1)/w) on the scaled-down
+// weight, 1 when w >= 2^32-1, 2^32-1 when w is 0. A stored inverse of a weight no
+// table holds is taken as stored.
+inline std::uint32_t inverse_of(std::uint64_t full_weight, std::uint32_t stored) {
+  constexpr std::uint64_t kMax = 0xFFFF'FFFFu;
+  if (stored == 0) {
+    const std::uint64_t w = weight_of(full_weight);
+    if (w >= kMax) return 1;
+    if (w == 0) return static_cast<std::uint32_t>(kMax);
+    return static_cast<std::uint32_t>(kMax / w);
+  }
+  if ((full_weight & 1023) != 0) return stored;
+  const std::uint64_t w = full_weight >> 10;
+  if (w == model::WEIGHT_IDLEPRIO) return model::WMULT_IDLEPRIO;
+  // The weights fall from nice -20 to 19: a binary search for w.
+  std::size_t lo = 0, hi = model::sched_prio_to_weight.size();
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi) / 2;
+    if (model::sched_prio_to_weight[mid] > w) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < model::sched_prio_to_weight.size() && model::sched_prio_to_weight[lo] == w) return model::sched_prio_to_wmult[lo];
+  return stored;
+}
+
+// §1.3 __calc_delta(delta, weight, lw) on 64-bit, step by step: fact = scale_load_down(
+// weight) with 32 bits of shift; bits of fact above 32 are dropped (fls of the high
+// word) and taken off the shift, before and after multiplying by lw's inverse; the
+// result is floor(delta * fact / 2^shift) over 128 bits, truncated to u64.
+inline std::uint64_t calc_delta(std::uint64_t delta, std::uint64_t weight, std::uint64_t lw_weight,
+                                std::uint32_t lw_inverse) {
+  std::uint64_t fact = weight_of(weight);
+  int shift = 32;
+  const auto renormalise = [&] {
+    const int high = static_cast<int>(std::bit_width(fact >> 32));  // fls(fact >> 32), 0 when it fits
+    fact >>= high;
+    shift -= high;
+  };
+  renormalise();
+  fact *= inverse_of(lw_weight, lw_inverse);  // 32 x 32 bits
+  renormalise();
+  const model::u128 product = model::u128{delta} * fact;  // < 2^96: exact
+  return static_cast<std::uint64_t>(product >> shift);
+}
+
+// §1.3 calc_delta_fair: delta itself at exactly NICE_0_LOAD (2^20), else
+// __calc_delta(delta, NICE_0_LOAD, &se.load), bit for bit; in the ideal arithmetic
+// exactly delta * 1024 / w.
 template <class A>
 typename A::value calc_delta_fair(std::uint64_t delta, const model::sched_entity<A>& se) {
   if constexpr (kernel_arith<A>) {
-    return static_cast<typename A::value>(model::calc_delta_fair(delta, se.load));
+    constexpr std::uint64_t kNice0 = std::uint64_t{1} << 20;
+    if (se.load.weight == kNice0) return typename A::value(delta);
+    return static_cast<typename A::value>(calc_delta(delta, kNice0, se.load.weight, se.load.inv_weight));
   } else {
     return typename A::value(delta) * 1024 / typename A::value(weight_of(se.load.weight));
   }
+}
+
+// §2 sysctl_sched_base_slice under the default SCHED_TUNABLESCALING_LOG: the
+// normalized slice times 1 + ilog2(min(CPUs, 8)).
+inline std::uint64_t base_slice(std::uint64_t normalized_ns, int ncpus) {
+  const auto cpus = static_cast<std::uint64_t>(std::min(ncpus, 8));
+  return normalized_ns * static_cast<std::uint64_t>(std::bit_width(cpus));  // 1 + ilog2(c) = bit_width(c)
 }
 
 }  // namespace eevdf::properties::brute

@@ -21,6 +21,9 @@ struct PropertyInfo {
   Profiles profiles = Profiles::both;
   // The 6.12 form where it differs, or why the property does not apply to 6.12.
   std::string_view on_6_12 = {};
+  // A whole-system property: what judges it (the replay flag of its differential,
+  // or "tests"); empty for the per-event checks of the registry.
+  std::string_view judged_by = {};
 };
 
 inline constexpr std::array<PropertyInfo, 32> kCatalogue{{
@@ -58,12 +61,14 @@ inline constexpr std::array<PropertyInfo, 32> kCatalogue{{
     {"iowait_accounting", Kind::pass_fail, Exact::both, "nr_iowait counts completed io sleeps per CPU"},
     {"iowait_visibility", Kind::measure, Exact::both, "time io sleepers spend uncounted (measure)"},
     {"kernel_warn", Kind::pass_fail, Exact::both, "no condition the kernel warns about or dies on (the model's own checks)"},
-    {"deterministic", Kind::pass_fail, Exact::system, "same trace, same dump; same seed, same trace"},
+    {"deterministic", Kind::pass_fail, Exact::system, "same trace, same dump; same seed, same trace", Profiles::both,
+     {}, "tests"},
     {"fast_matches_reference", Kind::pass_fail, Exact::system, "fast model equals the kernel reference",
-     Profiles::only_6_18, "not applicable to 6.12: the fast model follows 6.18 only"},
-    {"kernel_matches_reference", Kind::pass_fail, Exact::system, "6.12 profile equals the real fair.c", Profiles::only_6_12},
+     Profiles::only_6_18, "not applicable to 6.12: the fast model follows 6.18 only", "--diff"},
+    {"kernel_matches_reference", Kind::pass_fail, Exact::system, "6.12 profile equals the real fair.c", Profiles::only_6_12,
+     {}, "--diff=kernel-src"},
     {"ideal_tracks_kernel", Kind::pass_fail, Exact::system, "ideal and kernel decide alike within rounding",
-     Profiles::only_6_18, "not applicable to 6.12: compared on the 6.18 reference"},
+     Profiles::both, {}, "--diff=ideal"},
 }};
 
 // Whether `p` applies to the kernel profile named `profile` ("6.18", "6.12").

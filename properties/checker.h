@@ -3,6 +3,7 @@
 // plus the event boundaries.
 #pragma once
 
+#include <algorithm>  // find
 #include <array>   // per-hook lists
 #include <cstdint>  // hook masks
 #include <memory>  // properties
@@ -48,6 +49,24 @@ class Checker final : public model::Observer<A> {
     env_.verify_patches();
     for (auto* p : at(Hook::after_event)) p->after_event(e);
   }
+  // Once at the end of a trace, after `last` (its last applied event), on every CPU
+  // but `checked` (the CPUs `last` touched, checked after it): each CPU's recount is
+  // verified against a walk of its queue, then its per-CPU checks run, so that a
+  // runqueue the events did not name since it changed is judged too.
+  void after_trace(const trace::Event& last, const std::vector<int>& checked) {
+    ++env_.stamp;
+    const auto& per_cpu = at(Hook::after_event_on);
+    env_.touched.clear();
+    for (int cpu = 0; cpu < static_cast<int>(env_.m.rqs().size()); ++cpu) {
+      env_.verify_walk(cpu);
+      if (std::find(checked.begin(), checked.end(), cpu) == checked.end()) env_.touched.push_back(cpu);
+    }
+    for (const int cpu : env_.touched) {
+      const TouchedCpu<A> at{cpu, env_.m.rqs().at(static_cast<std::size_t>(cpu)), env_.facts(cpu)};
+      for (auto* p : per_cpu) p->after_event_on(last, at);
+    }
+  }
+
   // The end of the trace: the properties' last checks, then each measure's final
   // value to the sink (Sink::measure).
   void finish() {

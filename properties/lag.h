@@ -24,7 +24,6 @@
 #include <string>     // report text
 #include <vector>     // per-CPU books
 
-#include "model/calc_delta.h"
 #include "properties/brute.h"
 #include "properties/profile_forms.h"
 #include "properties/property.h"

@@ -138,6 +138,15 @@ struct Env {
     }
     patched_[c] = 0;
   }
+  // At the end of a trace (Checker::after_trace): a recount still kept for cpu's
+  // queue must equal a recount by a walk of the model's tree and curr (an internal
+  // error, exit 3, otherwise), patched or not.
+  void verify_walk(int cpu) const {
+    const auto c = static_cast<std::size_t>(cpu);
+    if (c >= facts_generation_.size() || facts_generation_[c] != m.rqs()[c].cfs.generation) return;
+    EEVDF_ASSERT(facts_[c].matches_recount(m.rqs()[c].cfs), "a change of the queue no hook marked (a recount differs)");
+    patched_[c] = 0;
+  }
   void verify_patches() const {
     for (const int cpu : patched_cpus_) verify_patch(cpu);
     patched_cpus_.clear();

@@ -11,7 +11,6 @@
 #include <string>   // report text
 #include <vector>   // per-CPU state
 
-#include "model/calc_delta.h"
 #include "model/features.h"
 #include "properties/brute.h"
 #include "properties/profile_forms.h"
@@ -265,6 +264,12 @@ class SliceSane final : public Property<A, P> {
   static constexpr std::uint64_t kCustomMin = 100'000;      // __setparam_fair's clamp (§2)
   static constexpr std::uint64_t kCustomMax = 100'000'000;
 
+  // §2 the scaled base slice a default slice is refreshed to, from the normalized
+  // one and the CPU count (brute.h), not the model's own product.
+  std::uint64_t base_slice() const {
+    const auto& cfg = this->env_.m.config();
+    return brute::base_slice(cfg.normalized_base_slice, cfg.topology.ncpus());
+  }
   // `refreshed`: the point where a default slice was just set ("placement", ...).
   // The test inline, the reasons and the report cold (several calls per event).
   // Not counted here: the placements and charges it checks are on a runqueue the
@@ -273,13 +278,13 @@ class SliceSane final : public Property<A, P> {
     const std::uint64_t slice = se.slice;
     const bool absurd = slice == 0 || slice == ~std::uint64_t{0};
     const bool bad = se.custom_slice ? absurd || slice < kCustomMin || slice > kCustomMax
-                                     : absurd || (refreshed != nullptr && slice != this->env_.m.config().sysctl_base_slice);
+                                     : absurd || (refreshed != nullptr && slice != base_slice());
     if (bad) [[unlikely]]
       report(cpu, se, refreshed);
   }
   // check's failure, with the rule it broke.
   [[gnu::cold]] void report(int cpu, const model::sched_entity<A>& se, const char* refreshed) {
-    const std::uint64_t base = this->env_.m.config().sysctl_base_slice;
+    const std::uint64_t base = base_slice();
     const std::string why = se.slice == 0 || se.slice == ~std::uint64_t{0} ? "a slice is never 0 or U64_MAX"
                             : se.custom_slice ? "a custom slice is clamped to [0.1 ms, 100 ms] (§2)"
                                               : fmt::format("a default slice equals the scaled base slice after {} (§2)", refreshed);

@@ -200,10 +200,11 @@ struct QueueFacts {
   bool same_as(const QueueFacts& o) const { return same_counts(o) && members == o.members; }
   // Whether the members still read as Q's entities: each member read again from its
   // own entity, and as many tree members as the tree holds, then curr if on_rq. A
-  // change of the model that no hook marked shows here. Which entities the tree
-  // holds needs no walk: it changes only in enqueue/dequeue_entity_tree, whose
-  // queue_moved the patches follow; a recount (EEVDF_VALIDATE_CACHES builds, every
-  // reuse) walks it.
+  // change of a value that no hook marked shows here. Which entities the tree holds
+  // is taken from the hooks, not walked: it changes only in enqueue/dequeue_entity's
+  // tree steps, each followed by its queue_moved; a recount walks the tree (at every
+  // change no patch follows, at every reuse in EEVDF_VALIDATE_CACHES builds, and for
+  // every CPU at the end of a trace: Env::verify_walk).
   [[gnu::flatten]] bool reads_as_queue(const model::cfs_rq<A>& cfs) const {
     const bool curr_counted = cfs.curr != nullptr && cfs.curr->on_rq;
     const std::size_t in_tree = cfs.timeline.size();

@@ -98,12 +98,8 @@ bool implemented(std::string_view name, std::string_view profile) {
 }
 
 std::string_view system_check(std::string_view name) {
-  if (name == "ideal_tracks_kernel") return "--diff=ideal";  // replay/ideal_diff.h; run --ideal-every
-  if (name == "fast_matches_reference") return "--diff";     // replay/fast_diff.h; run --diff-every
-  if (name == "kernel_matches_reference") return "--diff=kernel-src";  // kernel_src/compare.h; run --model
-  if (name == "deterministic") return "tests";  // runner/tests: determinism_test, campaign_test
-
-  return "";
+  const PropertyInfo* info = find_property(name);
+  return info == nullptr ? std::string_view{} : info->judged_by;
 }
 
 bool runs_in(const PropertyInfo& p, bool kernel_arithmetic) {

@@ -28,9 +28,9 @@ bool implemented(std::string_view name, std::string_view profile = model::profil
 // 6.12: ..."), or "" when it applies (or is unknown).
 std::string not_applicable(std::string_view name, std::string_view profile);
 
-// How a whole-system property is checked, when it is: the replay flag of its
-// differential ("--diff=ideal" for ideal_tracks_kernel), "tests" for deterministic;
-// "" otherwise.
+// How a whole-system property is checked, when it is (the catalogue's judged_by):
+// the replay flag of its differential ("--diff=ideal" for ideal_tracks_kernel),
+// "tests" for deterministic; "" otherwise.
 std::string_view system_check(std::string_view name);
 
 // Whether `name` runs in the kernel (or else the ideal) arithmetic (docs/PROPERTIES.md).

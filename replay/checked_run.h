@@ -74,6 +74,9 @@ class CheckedRun {
       add_touched(e);
       sort_touched();
       checker_.after_event(e);
+      last_ = e;
+      last_checked_ = env_.touched;
+      applied_ = true;
       for (int cpu : env_.touched) overflowed_ = overflowed_ || !m_.rqs()[static_cast<std::size_t>(cpu)].cfs.overflow.empty();
       m_.clear_overflows(env_.touched);
     }
@@ -81,10 +84,19 @@ class CheckedRun {
     return reason;
   }
 
-  // The end-of-trace checks; none after a halt (the state is the one the kernel
-  // would have crashed in).
+  // The end of the trace: every CPU's per-CPU checks once more after the last
+  // applied event (Checker::after_trace), then the checks of the whole trace; none
+  // after a halt (the state is the one the kernel would have crashed in).
   void finish() {
-    if (!halted_) checker_.finish();
+    if (halted_) return;
+    if (applied_) {
+      env_.line = last_.line;
+      env_.now = last_.time_ns;
+      env_.event = &last_;
+      checker_.after_trace(last_, last_checked_);
+      env_.event = nullptr;
+    }
+    checker_.finish();
   }
   // Whether the model met a condition it cannot go past (a kernel_warn was reported).
   bool halted() const { return halted_; }
@@ -133,6 +145,9 @@ class CheckedRun {
   properties::Env<A, P> env_;
   properties::Checker<A, P> checker_;
   std::vector<char> marks_;  // sort_touched's, per CPU
+  trace::Event last_;               // the last applied event
+  std::vector<int> last_checked_;   // the CPUs checked after it
+  bool applied_ = false;
   bool overflowed_ = false;
   bool halted_ = false;
   std::uint64_t kernel_warns_ = 0;

@@ -41,7 +41,7 @@ properties::Judging judging(const Options& o) {
   j.profile = o.kernel_src ? model::profile_6_12::name : o.generator.profile;
   if (o.kernel_src) j.system.emplace_back("kernel_matches_reference");
   if (!o.kernel_src && o.diff_every != 0) j.system.emplace_back("fast_matches_reference");
-  if (!o.kernel_src && o.ideal_every != 0) j.system.emplace_back("ideal_tracks_kernel");
+  if (o.ideal_every != 0) j.system.emplace_back("ideal_tracks_kernel");
   j.ideal_arith = !o.kernel_src && o.steady_every != 0;  // the ideal-only sample (runner/ideal_only.h)
   return j;
 }

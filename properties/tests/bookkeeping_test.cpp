@@ -123,3 +123,55 @@ task 2 nice=-20
   h.apply_until();
   CHECK(h.sink.count("no_overflow") >= 1);
 }
+
+// The per-CPU checks run after each event on the CPUs it touched, and once at the end
+// of the trace on every other CPU: a runqueue that no later event names is judged too.
+TEST_CASE("the end of a trace judges the CPUs its last events did not touch", "[properties][bookkeeping]") {
+  const char* const kOtherCpu = R"(eevdf-trace 1
+topology 1x2
+task 1
+task 2
+@0 fork 1 cpu=0
+@0 fork 2 cpu=1
+@1ms tick 0
+@2ms tick 0
+)";
+  Harness<K> h(kOtherCpu, {"sums_consistent", "counters_consistent"});
+  h.apply_until(6);
+  h.rq(1).cfs.avg_load += 1;  // CPU 1's W drifts; the events left tick CPU 0 only
+  h.rq(1).nr_running += 1;
+  h.apply_until();
+  CHECK(h.sink.violations.empty());
+  h.run->finish();
+  CHECK(h.sink.count("sums_consistent") == 1);
+  CHECK(h.sink.count("counters_consistent") == 1);
+  for (const auto& v : h.sink.violations) CHECK(v.cpu == 1);
+}
+
+// The end of a trace walks every CPU's tree against its kept recount: a tree member
+// changed behind the hooks (no generation bump, no queue move) is an internal error.
+TEST_CASE("the end of a trace walks every runqueue's tree", "[properties][bookkeeping]") {
+  const char* const kOtherCpu = R"(eevdf-trace 1
+topology 1x2
+task 1
+task 2
+task 3
+@0 fork 1 cpu=0
+@0 fork 2 cpu=1
+@0 fork 3 cpu=1
+@1ms tick 1
+@2ms tick 0
+)";
+  Harness<K> h(kOtherCpu, {"sums_consistent"});
+  h.apply_until();
+  // CPU 1's tree member replaced by a twin equal in every value, behind the hooks.
+  auto& cfs = const_cast<eevdf::model::cfs_rq<K>&>(h.run->machine().rqs().at(1).cfs);
+  REQUIRE(cfs.timeline.size() == 1);
+  eevdf::model::sched_entity<K>* member = *cfs.timeline.begin();
+  eevdf::model::sched_entity<K> twin = *member;
+  cfs.timeline.clear();
+  cfs.timeline.insert(&twin);
+  CHECK_THROWS_AS(h.run->finish(), eevdf::InternalError);
+  cfs.timeline.clear();
+  cfs.timeline.insert(member);
+}

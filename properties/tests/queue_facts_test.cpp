@@ -248,6 +248,25 @@ TEST_CASE("the verification sees an unfollowed change of each counted value", "[
   }
 }
 
+// An entity put in the tree, or taken out, without a queue move the patches
+// followed: the per-event verification takes the tree's membership from the hooks
+// and reads the members' values (all equal here: a twin of a member takes its place),
+// the end-of-trace verification (matches_recount, Env::verify_walk) walks the tree.
+TEST_CASE("the walk of the tree sees a member that no move put there", "[properties][facts]") {
+  CopiedQueue copy;
+  const QueueFacts<K> facts = copy.counted();
+  REQUIRE(facts.matches_recount(copy.cfs));
+  eevdf::model::sched_entity<K>* member = *copy.cfs.timeline.begin();
+  eevdf::model::sched_entity<K> twin = *member;
+  copy.cfs.timeline.erase(copy.cfs.timeline.begin());
+  copy.cfs.timeline.insert(&twin);
+  CHECK(facts.reads_as_queue(copy.cfs));
+  CHECK_FALSE(facts.matches_recount(copy.cfs));
+  copy.cfs.timeline.erase(&twin);
+  copy.cfs.timeline.insert(member);
+  CHECK(facts.matches_recount(copy.cfs));
+}
+
 // put_prev_entity returns curr to the tree before it clears curr (§7.3): between the
 // two, curr is counted twice, and a value patch of it must re-read both members,
 // not only curr's (the last one, which the usual update_curr patch re-reads alone).

@@ -106,6 +106,8 @@ TEST_CASE("each property's count is the events at which it judged, not the campa
   // Judged in the ideal-arithmetic replay of sampled steady traces, within their stretches.
   CHECK(count(e, "lag_bound_steady") > 0);
   CHECK(count(e, "lag_bound_steady") < r.tally.ideal_only_events);
+  // The model's own kernel checks run at every event of a faithful campaign.
+  CHECK(count(e, "kernel_warn") == events);
   for (const auto& [name, n] : e) CHECK(n <= events);
 }
 
