@@ -215,19 +215,13 @@ void HeaderParser::expect(const Context& ctx) {
     if (!header_.expect_findings.empty()) ctx.fail_at(what, "`expect clean` contradicts `expect finding` above");
     header_.expect_clean = true;
     ctx.expect_end(2);
-  } else if (what.text == "violation") {
-    if (header_.expect_clean) ctx.fail_at(what, "`expect violation` contradicts `expect clean` above");
-    const Token& p = ctx.token(2, "a property name");
-    require_known(ctx, p, ctx.vocab.properties, "property");
-    header_.expect_violations.push_back(p.text);
-    header_.expectation_lines.emplace("violation " + p.text, ctx.line.number);
-    ctx.expect_end(3);
-  } else if (what.text == "finding") {
-    if (header_.expect_clean) ctx.fail_at(what, "`expect finding` contradicts `expect clean` above");
-    const Token& f = ctx.token(2, "a finding name");
-    require_known(ctx, f, ctx.vocab.findings, "finding");
-    header_.expect_findings.push_back(f.text);
-    header_.expectation_lines.emplace("finding " + f.text, ctx.line.number);
+  } else if (what.text == "violation" || what.text == "finding") {
+    const bool finding = what.text == "finding";  // a known finding, else a property
+    if (header_.expect_clean) ctx.fail_at(what, "`expect " + what.text + "` contradicts `expect clean` above");
+    const Token& name = ctx.token(2, finding ? "a finding name" : "a property name");
+    require_known(ctx, name, finding ? ctx.vocab.findings : ctx.vocab.properties, finding ? "finding" : "property");
+    (finding ? header_.expect_findings : header_.expect_violations).push_back(name.text);
+    header_.expectation_lines.emplace(what.text + " " + name.text, ctx.line.number);
     ctx.expect_end(3);
   } else {
     header_.initial_expects.push_back(parse_expect(ctx));
