@@ -23,7 +23,9 @@ shrinkers::Target shrink_target(const FirstViolation& v) {
 
 Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_max) {
   trace::Trace failing = generator::generate_trace(v.seed, o.generator);
-  const shrinkers::Target target = shrink_target(v);
+  shrinkers::Target target = shrink_target(v);
+  // On kernel-src a kernel_warn may be the real code's: the lockstep judges it.
+  target.kernel_src = o.kernel_src && target.property == properties::kKernelWarn;
   // The saved trace names the arithmetic its failure needs, so that replay judges it.
   if (target.arith == trace::Arith::ideal) failing.header.arith = trace::Arith::ideal;
   shrinkers::Budget budget;

@@ -16,6 +16,9 @@ namespace eevdf::shrinkers {
 
 // Whether `property` is judged by two implementations in lockstep.
 bool is_differential(std::string_view property);
+// Whether `target` is: a differential property, or a kernel_warn on kernel-src
+// (Target::kernel_src), judged by the lockstep with the reference.
+bool is_differential(const Target& target);
 
 // The judge for `target` (is_differential(target.property)). For
 // kernel_matches_reference the finding status separates the crash of the real code
