@@ -24,6 +24,7 @@ namespace {
 struct Found {
   bool failed = false;
   std::string finding;
+  std::string condition;  // kernel_warn: the condition met
 };
 
 bool wanted(const Target& target, const Found& f) {
@@ -88,12 +89,12 @@ Verdict kernel_src_verdict(const trace::Trace& t, const Target& target, ReplayMo
     if (kernel_warn) {
       for (const properties::Violation& v : lock.take_kernel_warns()) sink.warns.push_back(v);
       for (const properties::Violation& v : sink.warns)
-        if (!found.failed && (!target.condition || *target.condition == v.values)) found = {true, std::string(v.finding)};
+        if (!found.failed && (!target.condition || *target.condition == v.values)) found = {true, std::string(v.finding), v.values};
       sink.warns.clear();
       return;
     }
     if (!lock.oops().empty()) return;  // a crash of the real code is kernel_warn, not a difference
-    if (!lock.difference().empty() && lock.overflow_line() == 0) found = {true, ""};
+    if (!lock.difference().empty() && lock.overflow_line() == 0) found = {true, "", ""};
   };
   judge_now();
   if (!lock.agree()) return wanted(target, found) ? Verdict{true, 0, {}} : Verdict{};
@@ -150,6 +151,16 @@ std::optional<Target> differential_failure(const trace::Trace& t, std::string_vi
   Found found;
   if (!verdict(t, any, ReplayMode{false, true}, found).fails) return std::nullopt;
   return Target{std::string(property), found.finding};
+}
+
+std::optional<Target> kernel_src_warn_failure(const trace::Trace& t) {
+  Target any{std::string(properties::kKernelWarn), std::nullopt};
+  any.kernel_src = true;
+  Found found;
+  if (!verdict(t, any, ReplayMode{false, true}, found).fails) return std::nullopt;
+  any.finding = found.finding;
+  any.condition = found.condition;
+  return any;
 }
 
 }  // namespace eevdf::shrinkers

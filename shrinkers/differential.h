@@ -31,4 +31,10 @@ Judge differential_judge(const Target& target);
 // finding status; nullopt when it is invalid or the implementations agree.
 std::optional<Target> differential_failure(const trace::Trace& t, std::string_view property);
 
+// The first kernel_warn of `t` on kernel-src (the real code's warnings and crash, and
+// the reference's own beside it), with its finding status and condition
+// (Target::kernel_src); nullopt when there is none, `t` is invalid or not runnable
+// there, or the build has no kernel-src.
+std::optional<Target> kernel_src_warn_failure(const trace::Trace& t);
+
 }  // namespace eevdf::shrinkers

@@ -196,6 +196,8 @@ std::optional<Target> first_failure(const trace::Trace& t, const std::string& pr
   if (is_differential(property)) return differential_failure(t, property);
   FirstRecorder sink(property);
   if (!record(t, sink, true)) return std::nullopt;
+  // A kernel_warn the reference does not meet may be the real code's (kernel-src).
+  if (!sink.first && property == properties::kKernelWarn) return kernel_src_warn_failure(t);
   return sink.first;
 }
 

@@ -125,7 +125,12 @@ TEST_CASE("the kernel-src crash finding shrinks with kernel-src as the judge", "
   sh::Target null_pick = any_warn;
   null_pick.finding = std::string(eevdf::properties::known_finding("kernel-src-null-pick-after-overflow"));
   null_pick.condition = "NULL dereference in pick_next_entity(): pick_eevdf() found nothing eligible";  // the oops
-  const std::optional<sh::Target> target = null_pick;
+  // first_failure finds it on kernel-src, the reference meeting no kernel_warn here.
+  const std::optional<sh::Target> target = sh::first_failure(original, "kernel_warn");
+  REQUIRE(target);
+  CHECK(target->kernel_src);
+  CHECK(target->finding == null_pick.finding);
+  CHECK(target->condition == null_pick.condition);
 
   const sh::Predicate fails = sh::violates(*target);
   Trace input = st::pad_interleaved(original, 110);
