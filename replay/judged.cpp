@@ -61,6 +61,14 @@ void require_judged(const Options& o, const trace::Header& header, trace::Arith 
   for (const std::string& f : header.expect_findings)
     if (const properties::FindingInfo* info = properties::find_finding(f))
       refuse(std::string(info->property), "finding " + f);
+  // A finding of the real code alone (a kernel_warn of kernel-src): the reference never meets it.
+  for (const std::string& f : header.expect_findings)
+    if (properties::met_on_kernel_src_only(f) && o.model != Model::kernel_src) {
+      const auto line = header.expectation_lines.find("finding " + f);
+      throw trace::TraceError({file, line == header.expectation_lines.end() ? 0 : line->second, 0},
+                              fmt::format("expect finding {}: met by the real code only, not judged by this replay", f),
+                              "replay --model=kernel-src judges it");
+    }
 }
 
 std::vector<PlannedReplay> plan_replays(const trace::Header& header, bool kernel_src) {
