@@ -255,7 +255,7 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
     const auto start = std::chrono::steady_clock::now();
     const runner::Shrunk s = runner::shrink_failure(o, v, f.shrink_seconds);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o));
+    const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o), o.kernel_src);
     const std::string path = write_new(f.corpus_dir, v.property, text);
     if (path.empty()) std::cerr << fmt::format("{}: cannot write the saved trace\n", f.corpus_dir);
     saved.push_back({v, path, s.stats.events_before, s.stats.events_after, s.stats.stopped_because, seconds, "", ""});
@@ -267,17 +267,17 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
       std::cerr << fmt::format("eevdf-check: internal error on a shrink candidate of trace {} ({}): {}\n  saved {}\n"
                                "  eevdf-check replay {}{}\n",
                                v.index, v.property, s.stats.internal_error, saved.back().crash_path,
-                               runner::replay_flag(v.property), saved.back().crash_path);
+                               runner::replay_flag(v.property, o.kernel_src), saved.back().crash_path);
     }
   }
   return saved;
 }
 
-void print_saved(const std::vector<Saved>& saved) {
+void print_saved(const std::vector<Saved>& saved, bool kernel_src) {
   for (const Saved& s : saved) {
     std::cout << fmt::format("\nVIOLATION {} in trace {} (seed {}), event {}: {}\n  {}\n", s.v.property, s.v.index,
                              s.v.seed, s.v.line, s.v.values, s.v.explanation);
-    const std::string how = runner::replay_flag(s.v.property);
+    const std::string how = runner::replay_flag(s.v.property, kernel_src);
     std::cout << fmt::format("  shrunk {} -> {} events in {:.4f} s ({}); saved {}\n  eevdf-check replay {}{}\n",
                              s.events_before, s.events_after, s.shrink_seconds, s.stopped_because, s.path, how, s.path);
   }
@@ -399,7 +399,7 @@ int run(RunFlags f) {
     std::cout << j.dump(2) << "\n";
     return code;
   }
-  print_saved(saved);
+  print_saved(saved, o.kernel_src);
   if (o.diff_every != 0)
     std::cout << fmt::format("\nfast_matches_reference: {} traces cross-checked, {}\n", r.tally.fast_checked,
                              r.tally.violations.count("fast_matches_reference") != 0 ? "DIFFERENCES (above)"

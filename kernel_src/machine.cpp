@@ -106,11 +106,15 @@ void Machine::install() { c::ksrc_install(&tunables_, &hooks_); }
 
 void Machine::collect_warnings() {
   const char* function = nullptr;
-  if (const char* check = c::ksrc_first_warning(&function); check != nullptr && first_warning_.empty())
-    first_warning_ = std::string(check) + " in " + function;
+  if (const char* check = c::ksrc_first_warning(&function); check != nullptr) {
+    last_warning_ = std::string(check) + " in " + function;
+    if (first_warning_.empty()) first_warning_ = last_warning_;
+  }
   warnings_ += c::ksrc_warnings_taken();
-  if (const char* why = c::ksrc_oops_taken(); why != nullptr && oops_.empty())
-    oops_ = std::string(why) + " (at t=" + std::to_string(now_) + " ns)";
+  if (const char* why = c::ksrc_oops_taken(); why != nullptr && oops_.empty()) {
+    oops_condition_ = why;
+    oops_ = oops_condition_ + " (at t=" + std::to_string(now_) + " ns)";
+  }
 }
 
 int Machine::task_index(int id) const {
@@ -123,6 +127,7 @@ int Machine::task_index(int id) const {
 void Machine::advance(std::uint64_t t) {
   EEVDF_ASSERT(t >= now_, "time goes backwards");
   now_ = t;
+  last_warning_.clear();
   for (c::rq& rq : rqs_) rq.clock_task = t;
   install();
 }

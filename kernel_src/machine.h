@@ -82,9 +82,13 @@ class Machine {
   unsigned long warnings() const { return warnings_; }
   // The first of them: "SCHED_WARN_ON(<condition>) in <function>" ("" while none).
   const std::string& first_warning() const { return first_warning_; }
+  // The warning of the last event, in the same form ("": it took none).
+  const std::string& last_warning() const { return last_warning_; }
   // Where the real kernel would have crashed (only after an s64 overflow), or "". The
   // machine then refuses every further event.
   const std::string& oops() const { return oops_; }
+  // The crash alone, without its time (a constant text: a kernel_warn condition).
+  const std::string& oops_condition() const { return oops_condition_; }
   // Appends the calls of the wrapped place_entity, reweight_entity and the schedule
   // path's pick_eevdf (pick_task_fair; the wakeup check's pick is not the observer's
   // `picked`) to `out`; nullptr stops it. The caller clears `out`.
@@ -122,7 +126,9 @@ class Machine {
   std::uint64_t now_ = 0;
   unsigned long warnings_ = 0;
   std::string first_warning_;
+  std::string last_warning_;
   std::string oops_;
+  std::string oops_condition_;
   std::vector<HookCall>* hook_calls_ = nullptr;
   bool picking_ = false;  // inside pick_task_fair
 };

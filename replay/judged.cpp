@@ -61,6 +61,14 @@ void require_judged(const Options& o, const trace::Header& header, trace::Arith 
   for (const std::string& f : header.expect_findings)
     if (const properties::FindingInfo* info = properties::find_finding(f))
       refuse(std::string(info->property), "finding " + f);
+  // A finding of the real code alone (a kernel_warn of kernel-src): the reference never meets it.
+  for (const std::string& f : header.expect_findings)
+    if (properties::met_on_kernel_src_only(f) && o.model != Model::kernel_src) {
+      const auto line = header.expectation_lines.find("finding " + f);
+      throw trace::TraceError({file, line == header.expectation_lines.end() ? 0 : line->second, 0},
+                              fmt::format("expect finding {}: met by the real code only, not judged by this replay", f),
+                              "replay --model=kernel-src judges it");
+    }
 }
 
 std::vector<PlannedReplay> plan_replays(const trace::Header& header, bool kernel_src) {
@@ -76,12 +84,17 @@ std::vector<PlannedReplay> plan_replays(const trace::Header& header, bool kernel
       }
     if (ideal) plain.options.arith = kernel ? trace::Arith::both : trace::Arith::ideal;
   }
-  if (expects("kernel_matches_reference")) {
+  std::string on_kernel_src;  // what needs kernel-src: kernel_matches_reference, or a finding of the real code
+  if (expects("kernel_matches_reference")) on_kernel_src = "kernel_matches_reference";
+  for (const std::string& f : header.expect_findings)
+    if (on_kernel_src.empty() && properties::met_on_kernel_src_only(f)) on_kernel_src = "the finding " + f;
+  if (!on_kernel_src.empty()) {
     plain.options.model = Model::kernel_src;
     if (!kernel_src)
-      plain.missing = have_kernel_src() ? "needs kernel-src for kernel_matches_reference (--without-kernel-src)"
-                                        : "needs kernel-src for kernel_matches_reference (linux-source-6.12 was not "
-                                          "installed when this build was configured: bash ci/setup)";
+      plain.missing = have_kernel_src() ? "needs kernel-src for " + on_kernel_src + " (--without-kernel-src)"
+                                        : "needs kernel-src for " + on_kernel_src +
+                                              " (linux-source-6.12 was not installed when this build was configured: "
+                                              "bash ci/setup)";
   }
   std::vector<PlannedReplay> plan;
   const auto beside = [&](std::string_view property, auto set) {

@@ -7,6 +7,8 @@
 #include "kernel_src/harness.h"
 #include "model/features.h"
 #include "model/profiles.h"
+#include "properties/findings.h"
+#include "properties/kernel_warn.h"
 #include "replay/apply_event_kernel_src.h"
 
 namespace eevdf::replay {
@@ -40,7 +42,14 @@ KernelSrcLockstep::KernelSrcLockstep(const model::Config& config, const std::vec
   difference_ = kernel_src::first_difference(reference_->machine(), *kernel_src_);
 }
 
+std::vector<properties::Violation> KernelSrcLockstep::take_kernel_warns() {
+  std::vector<properties::Violation> out;
+  out.swap(kernel_warns_);
+  return out;
+}
+
 std::string KernelSrcLockstep::apply(const trace::Event& e) {
+  const std::uint64_t reference_warns = reference_->kernel_warns();
   const std::string reason = reference_->apply(e);
   if (!reason.empty()) {
     hooks_->take_difference();  // a refused event made no calls worth comparing
@@ -48,18 +57,32 @@ std::string KernelSrcLockstep::apply(const trace::Event& e) {
   }
   if (overflow_line_ == 0 && reference_->overflowed()) overflow_line_ = e.line;
   const std::string k_reason = apply_event(*kernel_src_, e);
-  if (!kernel_src_->oops().empty()) {
+  const auto kernel_warn = [&](const std::string& condition, const std::string& explanation) {
+    properties::Violation v;
+    v.property = properties::kKernelWarn;
+    v.line = e.line;
+    v.time_ns = e.time_ns;
+    v.values = condition;
+    v.explanation = explanation;
+    return v;
+  };
+  // The real code warned (the kernel goes on after a WARN): one report per condition,
+  // and none when the reference reported its own kernel_warn at this event.
+  const std::string& warning = kernel_src_->last_warning();
+  if (!warning.empty() && reference_->kernel_warns() == reference_warns && warned_.insert(warning).second)
+    kernel_warns_.push_back(kernel_warn(warning, "the kernel's own warning fired in kernel-src (the real 6.12 fair.c)"));
+  if (!kernel_src_->oops().empty()) {  // the real code crashed: it cannot go on
     oops_ = kernel_src_->oops();
+    properties::Violation v = kernel_warn(kernel_src_->oops_condition(),
+                                          "the real 6.12 fair.c would have crashed here (kernel-src stops)");
+    if (null_pick()) v.finding = properties::known_finding("kernel-src-null-pick-after-overflow");
+    kernel_warns_.push_back(v);
     return "";
   }
   if (!k_reason.empty()) difference_ = "the reference applied the event, kernel-src refused it: " + k_reason;
   if (difference_.empty()) difference_ = kernel_src::first_difference(reference_->machine(), *kernel_src_);
   const std::string hook_difference = hooks_->take_difference();
   if (difference_.empty()) difference_ = hook_difference;
-  // The reference meets the kernel's warning conditions itself (kernel_warn): the
-  // real code warning where the reference does not is a difference.
-  if (difference_.empty() && kernel_src_->warnings() != 0 && reference_->kernel_warns() == 0)
-    difference_ = "the kernel code warned where the reference did not: " + kernel_src_->first_warning();
   return "";
 }
 

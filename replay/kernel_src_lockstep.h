@@ -9,6 +9,7 @@
 
 #include <memory>    // the models
 #include <optional>  // why not runnable
+#include <set>       // conditions reported
 #include <string>    // differences
 #include <vector>  // specs
 
@@ -45,12 +46,20 @@ class KernelSrcLockstep {
   static std::optional<NotRunnable> why_not_runnable(const trace::Header& header, const model::Config& config);
 
   bool agree() const { return difference_.empty() && oops_.empty(); }
-  // The first difference ("" while they agree): a state field, a hook call, a
-  // refusal by kernel-src alone, or a SCHED_WARN_ON of the real code.
+  // The first difference ("" while they agree): a state field, a hook call, or a
+  // refusal by kernel-src alone. A warning or crash of the real code is no difference:
+  // it is a kernel_warn (take_kernel_warns).
   const std::string& difference() const { return difference_; }
-  // Where the real code would have dereferenced a NULL pick ("": it did not); the
-  // comparison stops there (the known finding kernel-src-null-pick-after-overflow).
+  // Where the real code crashed ("": it did not; a NULL pick, a divide error); the
+  // comparison stops there. The NULL pick after an overflow is the known finding
+  // kernel-src-null-pick-after-overflow.
   const std::string& oops() const { return oops_; }
+  // The kernel_warn violations of the real code since the last call, in order: a
+  // SCHED_WARN_ON / WARN_ON_ONCE that fired (values "SCHED_WARN_ON(x) in fn", once per
+  // condition; none when the reference reported a kernel_warn at the same event: one
+  // report), and its crash (values the oops text; the lockstep stops there). `values`
+  // is the condition alone, constant across traces (Target::condition).
+  std::vector<properties::Violation> take_kernel_warns();
   // Whether oops() is that NULL pick (the known finding), not another crash.
   bool null_pick() const;
   // The line of the event after which the reference first reported an s64 overflow
@@ -77,6 +86,9 @@ class KernelSrcLockstep {
   std::string difference_;
   std::string oops_;
   int overflow_line_ = 0;
+  std::vector<properties::Violation> kernel_warns_;  // not yet taken
+  std::set<std::string> warned_;                      // the warning conditions reported
+
 };
 
 }  // namespace eevdf::replay

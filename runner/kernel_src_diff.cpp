@@ -37,6 +37,8 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, prop
     ++out.events;
     const std::string reason = lock.apply(*e);
     EEVDF_ASSERT(reason.empty(), "the reference rejected a generated event: " + reason);
+    for (const properties::Violation& v : lock.take_kernel_warns())  // the real code's warnings and crash
+      if (sink != nullptr) sink->violation(v);
     out.line = e->line;
     out.time_ns = e->time_ns;
   }

@@ -31,7 +31,8 @@ struct DiffOutcome {
   std::uint64_t draws = 0;  // the generator's PRNG draws (the run digest counts them)
   // Where the real kernel would have crashed (a NULL pick after an s64 overflow, where
   // the reference leaves the CPU idle and its properties report it); the comparison
-  // stops there. Empty: no crash.
+  // stops there. Empty: no crash. The sink has it as a kernel_warn, like every
+  // warning of the real code (KernelSrcLockstep::take_kernel_warns).
   std::string oops;
   bool null_pick = false;  // the oops is that NULL pick (the known finding), not another crash
   // The reference reported an s64 overflow before the difference or crash: past it the

@@ -23,7 +23,9 @@ shrinkers::Target shrink_target(const FirstViolation& v) {
 
 Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_max) {
   trace::Trace failing = generator::generate_trace(v.seed, o.generator);
-  const shrinkers::Target target = shrink_target(v);
+  shrinkers::Target target = shrink_target(v);
+  // On kernel-src a kernel_warn may be the real code's: the lockstep judges it.
+  target.kernel_src = o.kernel_src && target.property == properties::kKernelWarn;
   // The saved trace names the arithmetic its failure needs, so that replay judges it.
   if (target.arith == trace::Arith::ideal) failing.header.arith = trace::Arith::ideal;
   shrinkers::Budget budget;
@@ -33,13 +35,14 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
   return out;
 }
 
-std::string replay_flag(std::string_view property) {
+std::string replay_flag(std::string_view property, bool kernel_src) {
+  if (kernel_src && property == properties::kKernelWarn) return "--model=kernel-src ";
   const std::string_view how = properties::system_check(property);
   return how.starts_with("--") ? std::string(how) + " " : "";
 }
 
 std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v, std::uint64_t run_seed,
-                             const std::string& command_line) {
+                             const std::string& command_line, bool kernel_src) {
   trace::Trace t = shrinkers::with_expectations(shrunk, shrinkers::Target{v.property, v.finding});
   std::vector<std::string>& c = t.header.preamble;  // written as `#<line>`
   c.clear();
@@ -51,7 +54,7 @@ std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v
   if (!v.explanation.empty()) c.push_back(fmt::format("   {}", v.explanation));
   c.push_back(fmt::format(" Command: {}", command_line));
   c.push_back(fmt::format(" Shrunk from the generated trace; replay with `eevdf-check replay {}<this file>`.",
-                          replay_flag(v.property)));
+                          replay_flag(v.property, kernel_src)));
   return trace::to_text(t);
 }
 

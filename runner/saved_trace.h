@@ -34,13 +34,14 @@ Shrunk shrink_failure(const Options& options, const FirstViolation& v, double se
 
 // The `eevdf-check replay` flag that judges `property`, with a trailing space: the
 // differential properties need their second implementation (`--diff=ideal`, ...),
-// the rest the plain replay ("").
-std::string replay_flag(std::string_view property);
+// the rest the plain replay (""). On kernel-src (`kernel_src`), a kernel_warn is the
+// real code's as well: `--model=kernel-src`.
+std::string replay_flag(std::string_view property, bool kernel_src = false);
 
 // The saved text: a header comment (property, finding, seed, trace index, where it
 // failed, the command line), `expect violation <property>`, the shrunk trace.
 std::string saved_trace_text(const trace::Trace& shrunk, const FirstViolation& v, std::uint64_t run_seed,
-                             const std::string& command_line);
+                             const std::string& command_line, bool kernel_src = false);
 
 // The saved text of a shrink candidate on which the tool itself failed (exit 3): a
 // header comment (the failure being shrunk, the error, the command line) and the

@@ -169,13 +169,6 @@ std::uint64_t diff_kernel_src(const Options& o, std::uint64_t seed, Tally& t, Co
     v.explanation = why;
     return v;
   };
-  if (!d.oops.empty()) {  // the real kernel would have crashed; the NULL pick is a known finding (findings.h)
-    properties::Violation v = report(d.oops, d.null_pick ? "kernel-src would have crashed where the reference leaves "
-                                                           "the CPU idle"
-                                                         : "kernel-src would have crashed where the reference does not");
-    if (d.null_pick) v.finding = properties::known_finding("kernel-src-null-pick-after-overflow");
-    sink.violation(v);
-  }
   if (!d.difference.empty()) {
     properties::Violation v = report(
         d.difference, "the reference's 6.12 profile and kernel-src (the real 6.12 fair.c) disagree after this event");

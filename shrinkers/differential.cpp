@@ -7,6 +7,7 @@
 #include "base/assert.h"
 #include "base/kernel_warn.h"
 #include "properties/findings.h"
+#include "properties/kernel_warn.h"
 #include "replay/fast_diff.h"
 #include "replay/ideal_diff.h"
 #include "replay/model_config.h"
@@ -19,12 +20,11 @@
 namespace eevdf::shrinkers {
 namespace {
 
-constexpr std::string_view kKernelSrcCrash = properties::known_finding("kernel-src-null-pick-after-overflow");
-
 // What one replay found: whether it failed, and how (a finding name or "").
 struct Found {
   bool failed = false;
   std::string finding;
+  std::string condition;  // kernel_warn: the condition met
 };
 
 bool wanted(const Target& target, const Found& f) {
@@ -73,11 +73,28 @@ Verdict kernel_src_verdict(const trace::Trace& t, const Target& target, ReplayMo
 #ifdef EEVDF_HAVE_KERNEL_SRC
   const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
   if (replay::KernelSrcLockstep::why_not_runnable(t.header, config)) return {};
-  replay::KernelSrcLockstep lock(config, replay::make_task_specs(t.header));
+  // kernel_warn: the real code's warnings and crash, and the reference's own kernel_warn
+  // (reported whatever the selection), with the target's condition.
+  const bool kernel_warn = target.property == properties::kKernelWarn;
+  struct WarnSink final : properties::Sink {
+    std::vector<properties::Violation> warns;
+    void violation(const properties::Violation& v) override {
+      if (v.property == properties::kKernelWarn) warns.push_back(v);
+    }
+    void measure(std::string_view, const std::string&, const std::string&) override {}
+  } sink;
+  replay::KernelSrcLockstep lock(config, replay::make_task_specs(t.header), kernel_warn ? &sink : nullptr,
+                                 properties::Selection{{"kernel_matches_reference"}, {}});
   const auto judge_now = [&] {
-    if (lock.null_pick()) found = {true, std::string(kKernelSrcCrash)};
-    else if (!lock.oops().empty()) found = {true, ""};  // another crash: a new failure
-    else if (!lock.difference().empty() && lock.overflow_line() == 0) found = {true, ""};
+    if (kernel_warn) {
+      for (const properties::Violation& v : lock.take_kernel_warns()) sink.warns.push_back(v);
+      for (const properties::Violation& v : sink.warns)
+        if (!found.failed && (!target.condition || *target.condition == v.values)) found = {true, std::string(v.finding), v.values};
+      sink.warns.clear();
+      return;
+    }
+    if (!lock.oops().empty()) return;  // a crash of the real code is kernel_warn, not a difference
+    if (!lock.difference().empty() && lock.overflow_line() == 0) found = {true, "", ""};
   };
   judge_now();
   if (!lock.agree()) return wanted(target, found) ? Verdict{true, 0, {}} : Verdict{};
@@ -98,7 +115,7 @@ Verdict verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Fo
   try {
     if (!declarations_in_range(t.header)) return {};
     if (target.property == "fast_matches_reference") return fast_verdict(t, target, mode, found);
-    if (target.property == "ideal_tracks_kernel")
+    if (target.property == "ideal_tracks_kernel" && !target.kernel_src)
       return with_profile(t.header, [&]<class P>() { return ideal_verdict<P>(t, target, mode, found); });
     return kernel_src_verdict(t, target, mode, found);
   } catch (const trace::TraceError&) {
@@ -115,8 +132,12 @@ bool is_differential(std::string_view property) {
          property == "kernel_matches_reference";
 }
 
+bool is_differential(const Target& target) {
+  return target.kernel_src ? target.property == properties::kKernelWarn : is_differential(target.property);
+}
+
 Judge differential_judge(const Target& target) {
-  EEVDF_ASSERT(is_differential(target.property), "not a differential property: " + target.property);
+  EEVDF_ASSERT(is_differential(target), "not a differential property: " + target.property);
   auto shared = std::make_shared<const Target>(target);
   return [shared](const trace::Trace& candidate, bool repair) {
     Found found;
@@ -130,6 +151,16 @@ std::optional<Target> differential_failure(const trace::Trace& t, std::string_vi
   Found found;
   if (!verdict(t, any, ReplayMode{false, true}, found).fails) return std::nullopt;
   return Target{std::string(property), found.finding};
+}
+
+std::optional<Target> kernel_src_warn_failure(const trace::Trace& t) {
+  Target any{std::string(properties::kKernelWarn), std::nullopt};
+  any.kernel_src = true;
+  Found found;
+  if (!verdict(t, any, ReplayMode{false, true}, found).fails) return std::nullopt;
+  any.finding = found.finding;
+  any.condition = found.condition;
+  return any;
 }
 
 }  // namespace eevdf::shrinkers

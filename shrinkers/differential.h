@@ -16,6 +16,9 @@ namespace eevdf::shrinkers {
 
 // Whether `property` is judged by two implementations in lockstep.
 bool is_differential(std::string_view property);
+// Whether `target` is: a differential property, or a kernel_warn on kernel-src
+// (Target::kernel_src), judged by the lockstep with the reference.
+bool is_differential(const Target& target);
 
 // The judge for `target` (is_differential(target.property)). For
 // kernel_matches_reference the finding status separates the crash of the real code
@@ -27,5 +30,11 @@ Judge differential_judge(const Target& target);
 // The target `t` fails for `property` (a differential one) in a full replay, with its
 // finding status; nullopt when it is invalid or the implementations agree.
 std::optional<Target> differential_failure(const trace::Trace& t, std::string_view property);
+
+// The first kernel_warn of `t` on kernel-src (the real code's warnings and crash, and
+// the reference's own beside it), with its finding status and condition
+// (Target::kernel_src); nullopt when there is none, `t` is invalid or not runnable
+// there, or the build has no kernel-src.
+std::optional<Target> kernel_src_warn_failure(const trace::Trace& t);
 
 }  // namespace eevdf::shrinkers

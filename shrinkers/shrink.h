@@ -76,6 +76,10 @@ struct Target {
   // kernel_warn only: the condition it must meet (properties/kernel_warn.h; nullopt:
   // any), so that a shrink does not trade one kernel warning for another.
   std::optional<std::string> condition = std::nullopt;
+  // kernel_warn only: judged on kernel-src beside the reference (the lockstep of
+  // kernel_matches_reference; shrinkers/differential.h), where the real code's
+  // warnings and crashes are met (`run --model=kernel-src`).
+  bool kernel_src = false;
 };
 
 struct Budget {

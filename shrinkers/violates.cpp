@@ -117,7 +117,7 @@ properties::Selection narrow_selection(const Target& target) {
 }  // namespace
 
 Predicate violates(const Target& target) {
-  if (is_differential(target.property)) {
+  if (is_differential(target)) {
     Judge j = differential_judge(target);
     return [j](const trace::Trace& candidate) { return j(candidate, false).fails; };
   }
@@ -130,7 +130,7 @@ Predicate violates(const Target& target) {
 Predicate violates(const std::string& property) { return violates(Target{property, std::nullopt}); }
 
 Judge judge(const Target& target) {
-  if (is_differential(target.property)) return differential_judge(target);
+  if (is_differential(target)) return differential_judge(target);
   auto t = checked_target(target);
   auto selection = std::make_shared<const properties::Selection>(narrow_selection(target));
   return [t, selection](const trace::Trace& candidate, bool repair) {
@@ -196,6 +196,8 @@ std::optional<Target> first_failure(const trace::Trace& t, const std::string& pr
   if (is_differential(property)) return differential_failure(t, property);
   FirstRecorder sink(property);
   if (!record(t, sink, true)) return std::nullopt;
+  // A kernel_warn the reference does not meet may be the real code's (kernel-src).
+  if (!sink.first && property == properties::kKernelWarn) return kernel_src_warn_failure(t);
   return sink.first;
 }
 

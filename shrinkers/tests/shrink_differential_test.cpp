@@ -106,11 +106,31 @@ TEST_CASE("the fast model's judge finds no difference where the builds agree", "
 #ifdef EEVDF_HAVE_KERNEL_SRC
 TEST_CASE("the kernel-src crash finding shrinks with kernel-src as the judge", "[shrinkers][differential]") {
   const Trace original = st::load_corpus_trace("findings/kernel-src-null-pick-after-overflow.trace");
-  const std::optional<sh::Target> target = sh::first_failure(original, "kernel_matches_reference");
-  REQUIRE(target);
-  CHECK(target->finding == std::string(eevdf::properties::known_finding("kernel-src-null-pick-after-overflow")));
-  // Another finding status is another failure: a plain difference does not occur.
+  // The crash of the real code is a kernel_warn (the known finding), not a difference.
+  CHECK_FALSE(sh::first_failure(original, "kernel_matches_reference"));
   CHECK_FALSE(sh::violates(sh::Target{"kernel_matches_reference", ""})(original));
+  sh::Target any_warn{"kernel_warn", std::nullopt};
+  any_warn.kernel_src = true;
+  CHECK(sh::violates(any_warn)(original));
+  // Another condition, or another finding status, is another failure.
+  sh::Target other = any_warn;
+  other.condition = "divide error: div_s64 by 0 (an s32-truncated weight)";
+  CHECK_FALSE(sh::violates(other)(original));
+  sh::Target unknown = any_warn;
+  unknown.finding = "";
+  CHECK_FALSE(sh::violates(unknown)(original));
+  // Without kernel-src as the judge, the reference meets no kernel_warn here.
+  CHECK_FALSE(sh::violates(sh::Target{"kernel_warn", std::nullopt})(original));
+
+  sh::Target null_pick = any_warn;
+  null_pick.finding = std::string(eevdf::properties::known_finding("kernel-src-null-pick-after-overflow"));
+  null_pick.condition = "NULL dereference in pick_next_entity(): pick_eevdf() found nothing eligible";  // the oops
+  // first_failure finds it on kernel-src, the reference meeting no kernel_warn here.
+  const std::optional<sh::Target> target = sh::first_failure(original, "kernel_warn");
+  REQUIRE(target);
+  CHECK(target->kernel_src);
+  CHECK(target->finding == null_pick.finding);
+  CHECK(target->condition == null_pick.condition);
 
   const sh::Predicate fails = sh::violates(*target);
   Trace input = st::pad_interleaved(original, 110);
