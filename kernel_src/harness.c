@@ -5,6 +5,7 @@
 
 #include "kernel_src/shim/kernel.h"
 #include "kernel_src/harness.h"
+#include "kernel_src/observe.h"
 #include "ksrc_version.h"
 
 _Thread_local unsigned long ksrc_warnings;
@@ -140,3 +141,125 @@ void ksrc_prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio) {
 }
 int ksrc_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se) { return entity_eligible(cfs_rq, se); }
 bool ksrc_protect_slice(struct sched_entity *se) { return protect_slice(se); }
+
+/* ---- the observation (observe.h) ---------------------------------------------- */
+/* The tree's field names and shape; a generated config names the tree's own. */
+#ifndef KSRC_CFS_NR_QUEUED
+#define KSRC_CFS_NR_QUEUED nr_running
+#endif
+#ifndef KSRC_CFS_SUM
+#define KSRC_CFS_SUM avg_vruntime
+#endif
+#ifndef KSRC_CFS_SUM_WEIGHT
+#define KSRC_CFS_SUM_WEIGHT avg_load
+#endif
+#ifndef KSRC_CFS_V0
+#define KSRC_CFS_V0 zero_vruntime
+#endif
+#ifndef KSRC_SHAPE
+#define KSRC_SHAPE (KSRC_SHAPE_ZERO_VRUNTIME | KSRC_SHAPE_MIN_SLICE | KSRC_SHAPE_H_NR_DELAYED)
+#endif
+
+static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
+
+static void ksrc_observe_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, struct ksrc_obs_entity *e) {
+  e->task = ksrc_task_index_of(se);
+  e->left = e->right = -1;
+  e->in_tree = 0;
+  e->is_curr = cfs_rq->curr == se;
+  e->on_rq = se->on_rq;
+  e->sched_delayed = se->sched_delayed;
+  e->rel_deadline = se->rel_deadline;
+  e->custom_slice = se->custom_slice;
+  e->eligible = entity_eligible(cfs_rq, se) != 0;
+  e->vruntime = se->vruntime;
+  e->deadline = se->deadline;
+  e->slice = se->slice;
+  e->weight = se->load.weight;
+  e->inv_weight = se->load.inv_weight;
+  e->vlag = se->vlag;
+#if KSRC_SHAPE & KSRC_SHAPE_VPROT
+  e->vprot = se->vprot;
+#else
+  e->vprot = 0;
+#endif
+  e->min_vruntime = se->min_vruntime;
+#if KSRC_SHAPE & KSRC_SHAPE_MIN_SLICE
+  e->min_slice = se->min_slice;
+#else
+  e->min_slice = 0;
+#endif
+#if KSRC_SHAPE & KSRC_SHAPE_MAX_SLICE
+  e->max_slice = se->max_slice;
+#else
+  e->max_slice = 0;
+#endif
+}
+
+static int ksrc_obs_index(const struct ksrc_obs_rq *out, const struct rb_node *node) {
+  if (!node) return -1;
+  const int task = ksrc_task_index_of(rb_entry(node, struct sched_entity, run_node));
+  for (int i = 0; i < out->n; ++i)
+    if (out->entities[i].in_tree && out->entities[i].task == task) return i;
+  return -1;
+}
+
+/* The runqueue as the tree's own structures hold it: the rbtree walked in order with
+ * the tree's rb_first_cached / rb_next, then curr when it is not in the tree. Pure:
+ * avg_vruntime() (which re-bases v0) runs on a copy. */
+void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
+  struct cfs_rq *cfs_rq = &rq->cfs;
+  out->shape = KSRC_SHAPE;
+  out->cpu = rq->cpu;
+  out->curr = rq->curr ? rq->curr->index : -1;
+  out->next = ksrc_task_index_of(cfs_rq->next);
+  out->need_resched = rq->need_resched;
+  out->rq_nr_running = rq->nr_running;
+  out->nr_queued = cfs_rq->KSRC_CFS_NR_QUEUED;
+  out->h_nr_queued = cfs_rq->h_nr_queued;
+  out->h_nr_runnable = cfs_rq->h_nr_runnable;
+#if KSRC_SHAPE & KSRC_SHAPE_H_NR_DELAYED
+  out->h_nr_delayed = cfs_rq->h_nr_delayed;
+#else
+  out->h_nr_delayed = 0;
+#endif
+  out->load_weight = cfs_rq->load.weight;
+  out->sum_w_vruntime = cfs_rq->KSRC_CFS_SUM;
+  out->sum_weight = cfs_rq->KSRC_CFS_SUM_WEIGHT;
+#if KSRC_SHAPE & KSRC_SHAPE_SUM_SHIFT
+  out->sum_shift = cfs_rq->sum_shift;
+#else
+  out->sum_shift = 0;
+#endif
+  out->v0 = cfs_rq->KSRC_CFS_V0;
+  {
+    /* Neither a warning nor a crash of this read counts: only the events' do. */
+    struct rq copy = *rq;
+    const char *oops = ksrc_oops_reason;
+    const unsigned long warnings = ksrc_warnings;
+    KSRC_GUARDED(out->V = avg_vruntime(&copy.cfs), out->V = 0);
+    ksrc_oops_reason = oops;
+    ksrc_warnings = warnings;
+  }
+  out->n = 0;
+  bool curr_in_tree = false;
+  for (struct rb_node *node = rb_first_cached(&cfs_rq->tasks_timeline); node && out->n < out->capacity;
+       node = rb_next(node)) {
+    struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
+    struct ksrc_obs_entity *e = &out->entities[out->n++];
+    ksrc_observe_entity(cfs_rq, se, e);
+    e->in_tree = 1;
+    curr_in_tree |= se == cfs_rq->curr;
+  }
+  {
+    /* Children by a second in-order walk: the i-th node is entities[i]. */
+    int i = 0;
+    for (struct rb_node *node = rb_first_cached(&cfs_rq->tasks_timeline); node && i < out->n; node = rb_next(node), ++i) {
+      out->entities[i].left = ksrc_obs_index(out, node->rb_left);
+      out->entities[i].right = ksrc_obs_index(out, node->rb_right);
+    }
+    out->root = ksrc_obs_index(out, cfs_rq->tasks_timeline.rb_root.rb_node);
+  }
+  if (cfs_rq->curr && !curr_in_tree && out->n < out->capacity)
+    ksrc_observe_entity(cfs_rq, cfs_rq->curr, &out->entities[out->n++]);
+}

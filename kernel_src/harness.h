@@ -44,6 +44,9 @@ void ksrc_prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio);
 /* Pure reads: no state changes (avg_vruntime is not among them: it moves v0). */
 int ksrc_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se);
 bool ksrc_protect_slice(struct sched_entity *se);
+/* The runqueue as observe.h describes it (pure; out->entities has out->capacity room). */
+struct ksrc_obs_rq;
+void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out);
 
 #ifdef __cplusplus
 }

@@ -458,4 +458,21 @@ bool Machine::protected_slice(int p) const {
   return running(p) && c::ksrc_protect_slice(const_cast<c::sched_entity*>(&task(p).se));
 }
 
+void Machine::observe(int cpu, Observation& out) const {
+  out.entities.resize(extra_.size() + 1);
+  out.rq = c::ksrc_obs_rq{};
+  out.rq.capacity = static_cast<int>(out.entities.size());
+  out.rq.entities = out.entities.data();
+  c::ksrc_observe(const_cast<c::rq*>(&rq(cpu)), &out.rq);  // pure: avg_vruntime runs on a copy
+  out.entities.resize(static_cast<std::size_t>(out.rq.n));
+  out.rq.entities = out.entities.data();
+  out.rq.capacity = out.rq.n;
+}
+
+Observation Machine::observe(int cpu) const {
+  Observation out;
+  observe(cpu, out);
+  return out;
+}
+
 }  // namespace eevdf::kernel_src

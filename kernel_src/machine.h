@@ -16,6 +16,7 @@
 #include <vector>         // runqueues and tasks
 
 #include "kernel_src/hook_call.h"
+#include "kernel_src/observation.h"
 #include "model/config.h"
 #include "model/machine.h"  // io_sleep, task_state
 
@@ -78,6 +79,9 @@ class Machine {
   std::uint64_t avg_vruntime_of(int cpu) const;
   bool eligible(int p) const;        // entity_eligible (pure)
   bool protected_slice(int p) const;  // running and protect_slice() (vlag == deadline)
+  // The runqueue of `cpu` through the observation interface (observation.h).
+  Observation observe(int cpu) const;
+  void observe(int cpu, Observation& out) const;
   // SCHED_WARN_ON / WARN_ON_ONCE taken by the kernel code so far.
   unsigned long warnings() const { return warnings_; }
   // The first of them: "SCHED_WARN_ON(<condition>) in <function>" ("" while none).

@@ -1,0 +1,58 @@
+/* What every kernel-src build reports about one runqueue, whatever the tree's shape
+ * (the observation interface): filled by the harness (harness.c, compiled with the
+ * tree's detected shape) from the implementation's own structures, read by the C++
+ * side (observation.h). Plain C, the same layout for every tree. */
+#ifndef EEVDF_KERNEL_SRC_OBSERVE_H
+#define EEVDF_KERNEL_SRC_OBSERVE_H
+
+#include "kernel_src/shim/types.h"
+
+/* What the tree has, detected from its source when it was built (bits of
+ * ksrc_obs_rq.shape): which observation fields mean something. */
+enum {
+  KSRC_SHAPE_ZERO_VRUNTIME = 1u << 0, /* v0 is zero_vruntime (else min_vruntime) */
+  KSRC_SHAPE_VPROT = 1u << 1,         /* se->vprot exists (else 6.12: vlag stashes the deadline) */
+  KSRC_SHAPE_VPROT_IN_VLAG = 1u << 2, /* vprot shares vlag's storage (a union) */
+  KSRC_SHAPE_MIN_SLICE = 1u << 3,     /* the tree keeps the augmented min_slice */
+  KSRC_SHAPE_MAX_SLICE = 1u << 4,     /* ... and max_slice */
+  KSRC_SHAPE_SUM_SHIFT = 1u << 5,     /* the sums keep full weights shifted by sum_shift */
+  KSRC_SHAPE_H_NR_DELAYED = 1u << 6,  /* cfs_rq->h_nr_delayed exists */
+};
+
+/* One entity of the runqueue: a tree member (in tree order) or curr. */
+struct ksrc_obs_entity {
+  int task;             /* the driver's task index (task_struct.index) */
+  int left, right;      /* tree children: indices into ksrc_obs_rq.entities (-1: none) */
+  unsigned char in_tree, is_curr, on_rq, sched_delayed, rel_deadline, custom_slice;
+  unsigned char eligible; /* entity_eligible() of the tree's own code */
+  u64 vruntime, deadline, slice;
+  u64 weight; /* se->load.weight (full) */
+  u32 inv_weight;
+  s64 vlag;
+  u64 vprot;                      /* KSRC_SHAPE_VPROT */
+  u64 min_vruntime, min_slice, max_slice; /* the augmented subtree values (tree members) */
+};
+
+/* One runqueue (rq and its root cfs_rq). */
+struct ksrc_obs_rq {
+  unsigned shape;           /* KSRC_SHAPE_* */
+  int cpu;
+  int curr;                 /* rq->curr's task index, -1: idle */
+  int next;                 /* cfs_rq->next's task index, -1: none */
+  int root;                 /* the tree's root: index into entities, -1: empty */
+  int need_resched;
+  unsigned rq_nr_running;   /* rq->nr_running */
+  unsigned nr_queued;       /* cfs_rq->nr_queued (nr_running before 6.13) */
+  unsigned h_nr_queued, h_nr_runnable, h_nr_delayed;
+  u64 load_weight;          /* cfs_rq->load.weight */
+  s64 sum_w_vruntime;       /* cfs_rq->sum_w_vruntime (avg_vruntime before 7.0) */
+  u64 sum_weight;           /* cfs_rq->sum_weight (avg_load before 7.0) */
+  unsigned sum_shift;       /* KSRC_SHAPE_SUM_SHIFT */
+  u64 v0;                   /* zero_vruntime or min_vruntime */
+  u64 V;                    /* avg_vruntime() of the tree's code, run on a copy of the runqueue */
+  int n;                    /* entities filled: the tree in order, then curr when it is not in the tree */
+  int capacity;             /* entities' room (the caller's) */
+  struct ksrc_obs_entity *entities;
+};
+
+#endif
