@@ -1,8 +1,10 @@
-/* The kernel-src harness: Debian's 6.12 fair-class functions (extracted at build time
- * into fair_extract.c, never committed) compiled as C against our shim, with the
- * observer wrappers and the exported entry points of harness.h. */
+/* The kernel-src harness: a tree's fair-class functions (extracted into fair_extract.c,
+ * never committed; the ones this file reaches, closure.h) compiled as C against our
+ * shim, with the observer wrappers and the exported entry points of harness.h. The
+ * tree's shape (ksrc_config.h, detected from its source) selects the call forms. */
 #include <setjmp.h>
 
+#include "ksrc_config.h" /* the tree's detected shape (generated) */
 #include "kernel_src/shim/kernel.h"
 #include "kernel_src/harness.h"
 #include "kernel_src/observe.h"
@@ -36,111 +38,124 @@ _Noreturn void ksrc_oops(const char *why) {
     ksrc_escape = NULL;                    \
   } while (0)
 
-/* Functions the kernel file declares ahead of their definitions, and the wrappers
- * that take the kernel names of the renamed real functions. */
-static void clear_buddies(struct cfs_rq *cfs_rq, struct sched_entity *se);
-static int dequeue_entities(struct rq *rq, struct sched_entity *se, int flags);
-static void requeue_delayed_entity(struct sched_entity *se);
-static void set_next_buddy(struct sched_entity *se);
-static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
-static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
-static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
 static _Thread_local int ksrc_in_pick_task; /* inside pick_task_fair() */
 
+/* The extracted tree: a prototype of every function, then the items (the functions the
+ * harness wraps below are renamed ksrc_real_<name> there). */
 #include "fair_extract.c"
 
 /* The wrappers: the real function, then the observer hook (the points where the
- * reference model fires placed / picked / reweighted). */
+ * reference model fires placed / picked / reweighted). Their signatures follow the
+ * tree's (KSRC_NARGS_<fn>, detected). */
 static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags) {
   ksrc_real_place_entity(cfs_rq, se, flags);
   if (ksrc_hooks.placed) ksrc_hooks.placed(cfs_rq, se, flags);
 }
 
-static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
-  struct sched_entity *se = ksrc_real_pick_eevdf(cfs_rq);
+/* pick_next_entity() reads se->sched_delayed at once; the wakeup check only compares. */
+static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_entity *se) {
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
-  /* pick_next_entity() reads se->sched_delayed at once; the wakeup check only compares. */
   if (!se && ksrc_in_pick_task)
     ksrc_oops(KSRC_OOPS_NULL_PICK ": pick_eevdf() found nothing eligible");
   return se;
 }
+#if KSRC_NARGS_pick_eevdf == 2
+static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
+  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq, protect));
+}
+#else
+static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
+  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq));
+}
+#endif
 
 static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight) {
   ksrc_real_reweight_entity(cfs_rq, se, weight);
   if (ksrc_hooks.reweighted) ksrc_hooks.reweighted(cfs_rq, se, weight);
 }
 
-/* core.c wakeup_preempt(): the fair hook under a fair curr; an idle CPU (the idle
- * class is below fair) reschedules. */
+/* core.c wakeup_preempt(): the fair hook under a fair curr (renamed in 6.19); an idle
+ * CPU (the idle class is below fair) reschedules. */
 static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags) {
+#if KSRC_HAS_wakeup_preempt_fair
+  if (rq->curr) wakeup_preempt_fair(rq, p, flags);
+#else
   if (rq->curr) check_preempt_wakeup_fair(rq, p, flags);
+#endif
   else resched_curr(rq);
 }
 
-const char *ksrc_kernel_version(void) { return KSRC_KERNEL_VERSION; }
-
-void ksrc_install(const struct ksrc_tunables *tunables, const struct ksrc_hooks *hooks) {
+static void ksrc_install(const struct ksrc_tunables *tunables, const struct ksrc_hooks *hooks) {
   ksrc_tunables = *tunables;
   ksrc_hooks = *hooks;
 }
 
-const char *ksrc_first_warning(const char **function) {
+static const char *ksrc_first_warning(const char **function) {
   *function = ksrc_warnings != 0 ? ksrc_warning_function : NULL;
   return ksrc_warnings != 0 ? ksrc_warning_check : NULL;
 }
 
-unsigned long ksrc_warnings_taken(void) {
+static unsigned long ksrc_warnings_taken(void) {
   const unsigned long n = ksrc_warnings;
   ksrc_warnings = 0;
   return n;
 }
 
-const char *ksrc_oops_taken(void) {
+static const char *ksrc_oops_taken(void) {
   const char *why = ksrc_oops_reason;
   ksrc_oops_reason = NULL;
   return why;
 }
 
 /* Every entry point that runs kernel code can oops: the caller checks ksrc_oops_taken(). */
-void ksrc_init_cfs_rq(struct cfs_rq *cfs_rq) { init_cfs_rq(cfs_rq); }
-void ksrc_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
+static void ksrc_init_cfs_rq(struct cfs_rq *cfs_rq) { init_cfs_rq(cfs_rq); }
+static void ksrc_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
   KSRC_GUARDED(enqueue_task_fair(rq, p, flags), return);
 }
-bool ksrc_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
+static bool ksrc_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
   bool done = false;
   KSRC_GUARDED(done = dequeue_task_fair(rq, p, flags), return true);
   return done;
 }
-struct task_struct *ksrc_pick_task_fair(struct rq *rq) {
+static struct task_struct *ksrc_pick_task_fair(struct rq *rq) {
   struct task_struct *next = NULL;
   ksrc_in_pick_task = 1;
+#if KSRC_NARGS_pick_task_fair == 2
+  KSRC_GUARDED(next = pick_task_fair(rq, NULL), ksrc_in_pick_task = 0; return NULL);
+#else
   KSRC_GUARDED(next = pick_task_fair(rq), ksrc_in_pick_task = 0; return NULL);
+#endif
   ksrc_in_pick_task = 0;
   return next;
 }
-void ksrc_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev) {
+static void ksrc_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev) {
   KSRC_GUARDED(put_prev_entity(cfs_rq, prev), return);
 }
-void ksrc_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+static void ksrc_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int first) {
+#if KSRC_NARGS_set_next_entity == 3
+  KSRC_GUARDED(set_next_entity(cfs_rq, se, first), return);
+#else
+  (void)first;
   KSRC_GUARDED(set_next_entity(cfs_rq, se), return);
+#endif
 }
-void ksrc_wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags) {
+static void ksrc_wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags) {
   KSRC_GUARDED(wakeup_preempt(rq, p, wake_flags), return);
 }
 /* task_tick_fair() of a flat hierarchy: entity_tick() on the root cfs_rq; NUMA, misfit
  * and core-scheduling work are outside the model. */
-void ksrc_task_tick_fair(struct rq *rq, struct task_struct *curr) {
+static void ksrc_task_tick_fair(struct rq *rq, struct task_struct *curr) {
   KSRC_GUARDED(entity_tick(&rq->cfs, &curr->se, 0), return);
 }
-void ksrc_yield_task_fair(struct rq *rq) { KSRC_GUARDED(yield_task_fair(rq), return); }
-void ksrc_reweight_task_fair(struct rq *rq, struct task_struct *p, const struct load_weight *lw) {
+static void ksrc_yield_task_fair(struct rq *rq) { KSRC_GUARDED(yield_task_fair(rq), return); }
+static void ksrc_reweight_task_fair(struct rq *rq, struct task_struct *p, const struct load_weight *lw) {
   KSRC_GUARDED(reweight_task_fair(rq, p, lw), return);
 }
-void ksrc_prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio) {
+static void ksrc_prio_changed_fair(struct rq *rq, struct task_struct *p, int oldprio) {
   KSRC_GUARDED(prio_changed_fair(rq, p, oldprio), return);
 }
-int ksrc_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se) { return entity_eligible(cfs_rq, se); }
-bool ksrc_protect_slice(struct sched_entity *se) { return protect_slice(se); }
+static int ksrc_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se) { return entity_eligible(cfs_rq, se); }
+static bool ksrc_protect_slice(struct sched_entity *se) { return protect_slice(se); }
 
 /* ---- the observation (observe.h) ---------------------------------------------- */
 /* The tree's field names and shape; a generated config names the tree's own. */
@@ -207,7 +222,7 @@ static int ksrc_obs_index(const struct ksrc_obs_rq *out, const struct rb_node *n
 /* The runqueue as the tree's own structures hold it: the rbtree walked in order with
  * the tree's rb_first_cached / rb_next, then curr when it is not in the tree. Pure:
  * avg_vruntime() (which re-bases v0) runs on a copy. */
-void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
+static void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
   struct cfs_rq *cfs_rq = &rq->cfs;
   out->shape = KSRC_SHAPE;
   out->cpu = rq->cpu;
@@ -263,3 +278,28 @@ void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
   if (cfs_rq->curr && !curr_in_tree && out->n < out->capacity)
     ksrc_observe_entity(cfs_rq, cfs_rq->curr, &out->entities[out->n++]);
 }
+
+static const struct ksrc_api ksrc_api_table = {
+    .abi = KSRC_ABI,
+    .kernel_version = KSRC_KERNEL_VERSION,
+    .install = ksrc_install,
+    .warnings_taken = ksrc_warnings_taken,
+    .first_warning = ksrc_first_warning,
+    .oops_taken = ksrc_oops_taken,
+    .init_cfs_rq = ksrc_init_cfs_rq,
+    .enqueue_task_fair = ksrc_enqueue_task_fair,
+    .dequeue_task_fair = ksrc_dequeue_task_fair,
+    .pick_task_fair = ksrc_pick_task_fair,
+    .put_prev_entity = ksrc_put_prev_entity,
+    .set_next_entity = ksrc_set_next_entity,
+    .wakeup_preempt = ksrc_wakeup_preempt,
+    .task_tick_fair = ksrc_task_tick_fair,
+    .yield_task_fair = ksrc_yield_task_fair,
+    .reweight_task_fair = ksrc_reweight_task_fair,
+    .prio_changed_fair = ksrc_prio_changed_fair,
+    .entity_eligible = ksrc_entity_eligible,
+    .protect_slice = ksrc_protect_slice,
+    .observe = ksrc_observe,
+};
+
+__attribute__((visibility("default"))) const struct ksrc_api *ksrc_get_api(void) { return &ksrc_api_table; }

@@ -11,11 +11,6 @@
 #include "model/weights.h"
 
 namespace eevdf::kernel_src {
-namespace c {
-extern "C" {
-#include "kernel_src/harness.h"
-}
-}  // namespace c
 
 namespace {
 
@@ -63,10 +58,11 @@ int prio_of(int nice) { return 120 + nice; }
 
 }  // namespace
 
-const char* kernel_version() { return c::ksrc_kernel_version(); }
+const char* kernel_version() { return c::ksrc_get_api()->kernel_version; }
 
-Machine::Machine(const model::Config& config, const std::vector<model::TaskSpec>& tasks)
-    : cfg_(config),
+Machine::Machine(const model::Config& config, const std::vector<model::TaskSpec>& tasks, const c::ksrc_api* api)
+    : api_(api != nullptr ? api : c::ksrc_get_api()),
+      cfg_(config),
       rqs_(static_cast<std::size_t>(config.topology.ncpus())),
       tasks_(tasks.size()),
       extra_(tasks.size()),
@@ -80,7 +76,7 @@ Machine::Machine(const model::Config& config, const std::vector<model::TaskSpec>
     rqs_[i] = c::rq{};
     rqs_[i].cpu = static_cast<int>(i);
     rqs_[i].driver = this;
-    c::ksrc_init_cfs_rq(&rqs_[i].cfs);
+    api_->init_cfs_rq(&rqs_[i].cfs);
   }
   // __sched_fork() and set_load_weight() (§2): a declared task before its first wakeup.
   for (std::size_t i = 0; i < tasks.size(); ++i) {
@@ -102,16 +98,16 @@ Machine::Machine(const model::Config& config, const std::vector<model::TaskSpec>
 
 Machine::~Machine() = default;
 
-void Machine::install() { c::ksrc_install(&tunables_, &hooks_); }
+void Machine::install() { api_->install(&tunables_, &hooks_); }
 
 void Machine::collect_warnings() {
   const char* function = nullptr;
-  if (const char* check = c::ksrc_first_warning(&function); check != nullptr) {
+  if (const char* check = api_->first_warning(&function); check != nullptr) {
     last_warning_ = std::string(check) + " in " + function;
     if (first_warning_.empty()) first_warning_ = last_warning_;
   }
-  warnings_ += c::ksrc_warnings_taken();
-  if (const char* why = c::ksrc_oops_taken(); why != nullptr && oops_.empty()) {
+  warnings_ += api_->warnings_taken();
+  if (const char* why = api_->oops_taken(); why != nullptr && oops_.empty()) {
     oops_condition_ = why;
     oops_ = oops_condition_ + " (at t=" + std::to_string(now_) + " ns)";
   }
@@ -154,7 +150,7 @@ int Machine::curr_index(int cpu) const {
 // core.c activate_task(): enqueue, then publish p->on_rq.
 void Machine::activate_task(c::rq& rq, c::task_struct& p, int flags) {
   EEVDF_ASSERT(p.rq == &rq, "activate on a foreign runqueue");
-  c::ksrc_enqueue_task_fair(&rq, &p, flags);
+  api_->enqueue_task_fair(&rq, &p, flags);
   p.on_rq = c::TASK_ON_RQ_QUEUED;
   cpus_[static_cast<std::size_t>(rq.cpu)].ever_enqueued = true;
 }
@@ -163,13 +159,13 @@ void Machine::activate_task(c::rq& rq, c::task_struct& p, int flags) {
 void Machine::deactivate_task(c::rq& rq, c::task_struct& p, int flags) {
   EEVDF_ASSERT((flags & c::DEQUEUE_SLEEP) == 0, "deactivate_task never sleeps");
   p.on_rq = c::TASK_ON_RQ_MIGRATING;
-  const bool done = c::ksrc_dequeue_task_fair(&rq, &p, flags);
+  const bool done = api_->dequeue_task_fair(&rq, &p, flags);
   EEVDF_ASSERT(done, "a non-sleep dequeue completes");
 }
 
 // core.c block_task(): the class dequeue; __block_task unless it was delayed.
 void Machine::block_task(c::rq& rq, c::task_struct& p, int flags) {
-  if (c::ksrc_dequeue_task_fair(&rq, &p, c::DEQUEUE_SLEEP | c::DEQUEUE_NOCLOCK | flags)) block_task_complete(rq, p);
+  if (api_->dequeue_task_fair(&rq, &p, c::DEQUEUE_SLEEP | c::DEQUEUE_NOCLOCK | flags)) block_task_complete(rq, p);
 }
 
 // sched.h __block_task(): the sleep is complete; iowait is counted here (§13.1).
@@ -229,10 +225,10 @@ void Machine::schedule(c::rq& rq, bool prev_blocks, bool prev_dies) {
     if (prev_dies) extra_[static_cast<std::size_t>(prev->index)].exited = true;
   }
   picking_ = true;
-  c::task_struct* next = c::ksrc_pick_task_fair(&rq);
+  c::task_struct* next = api_->pick_task_fair(&rq);
   picking_ = false;
-  if (prev != nullptr && prev != next) c::ksrc_put_prev_entity(&rq.cfs, &prev->se);
-  if (next != nullptr && next != prev) c::ksrc_set_next_entity(&rq.cfs, &next->se);
+  if (prev != nullptr && prev != next) api_->put_prev_entity(&rq.cfs, &prev->se);
+  if (next != nullptr && next != prev) api_->set_next_entity(&rq.cfs, &next->se, 1);
   rq.need_resched = 0;
   rq.curr = next;
 }
@@ -255,7 +251,7 @@ void Machine::ttwu_do_activate(c::rq& rq, c::task_struct& p, int wake_flags) {
     if (x.in_iowait_acct) cpus_[static_cast<std::size_t>(rq.cpu)].nr_iowait_acct--;
   }
   activate_task(rq, p, en_flags);
-  c::ksrc_wakeup_preempt(&rq, &p, wake_flags);
+  api_->wakeup_preempt(&rq, &p, wake_flags);
 }
 
 // wake_up_new_task(): ENQUEUE_INITIAL (half-slice deadline), then the WF_FORK check.
@@ -268,7 +264,7 @@ std::string Machine::fork(std::uint64_t t, int pi, int cpu) {
   p.cpu = cpu >= 0 ? cpu : (extra(pi).default_cpu >= 0 ? extra(pi).default_cpu : 0);
   p.rq = &rq_at(p.cpu);
   activate_task(*p.rq, p, c::ENQUEUE_NOCLOCK | c::ENQUEUE_INITIAL);
-  c::ksrc_wakeup_preempt(p.rq, &p, c::WF_FORK);
+  api_->wakeup_preempt(p.rq, &p, c::WF_FORK);
   schedule_pending();
   return {};
 }
@@ -287,8 +283,8 @@ std::string Machine::wake(std::uint64_t t, int pi, int cpu) {
   advance(t);
   TaskExtra& x = extra_[static_cast<std::size_t>(pi)];
   if (s == model::task_state::delayed) {
-    c::ksrc_enqueue_task_fair(p.rq, &p, c::ENQUEUE_NOCLOCK | c::ENQUEUE_DELAYED);
-    c::ksrc_wakeup_preempt(p.rq, &p, c::WF_TTWU);
+    api_->enqueue_task_fair(p.rq, &p, c::ENQUEUE_NOCLOCK | c::ENQUEUE_DELAYED);
+    api_->wakeup_preempt(p.rq, &p, c::WF_TTWU);
   } else {
     const int target = cpu >= 0 ? cpu : (x.default_cpu >= 0 ? x.default_cpu : p.cpu);
     int wake_flags = c::WF_TTWU;
@@ -327,7 +323,7 @@ std::string Machine::tick(std::uint64_t t, int cpu) {
   if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   advance(t);
   for (c::rq& rq : rqs_)
-    if ((cpu < 0 || rq.cpu == cpu) && rq.curr != nullptr) c::ksrc_task_tick_fair(&rq, rq.curr);
+    if ((cpu < 0 || rq.cpu == cpu) && rq.curr != nullptr) api_->task_tick_fair(&rq, rq.curr);
   schedule_pending();
   return {};
 }
@@ -344,7 +340,7 @@ std::string Machine::migrate(std::uint64_t t, int pi, int cpu) {
   p.cpu = cpu;
   p.rq = &rq_at(cpu);
   activate_task(*p.rq, p, c::ENQUEUE_NOCLOCK | c::ENQUEUE_MIGRATED);
-  c::ksrc_wakeup_preempt(p.rq, &p, 0);
+  api_->wakeup_preempt(p.rq, &p, 0);
   schedule_pending();
   return {};
 }
@@ -355,18 +351,18 @@ void Machine::set_param(c::task_struct& p, bool renice, int nice) {
   c::rq& rq = *p.rq;
   const bool queued = p.on_rq == c::TASK_ON_RQ_QUEUED;
   const bool is_running = running(p.index);
-  if (queued) c::ksrc_dequeue_task_fair(&rq, &p, c::DEQUEUE_SAVE | c::DEQUEUE_NOCLOCK);
-  if (is_running) c::ksrc_put_prev_entity(&rq.cfs, &p.se);
+  if (queued) api_->dequeue_task_fair(&rq, &p, c::DEQUEUE_SAVE | c::DEQUEUE_NOCLOCK);
+  if (is_running) api_->put_prev_entity(&rq.cfs, &p.se);
   const int old_prio = p.prio;
   if (renice) {
     extra_[static_cast<std::size_t>(p.index)].nice = nice;
     p.static_prio = p.prio = prio_of(nice);
   }
   const c::load_weight lw = weight_of(extra(p.index).nice);
-  c::ksrc_reweight_task_fair(&rq, &p, &lw);
-  if (queued) c::ksrc_enqueue_task_fair(&rq, &p, c::ENQUEUE_RESTORE | c::ENQUEUE_NOCLOCK);
-  if (is_running) c::ksrc_set_next_entity(&rq.cfs, &p.se);
-  if (renice) c::ksrc_prio_changed_fair(&rq, &p, old_prio);
+  api_->reweight_task_fair(&rq, &p, &lw);
+  if (queued) api_->enqueue_task_fair(&rq, &p, c::ENQUEUE_RESTORE | c::ENQUEUE_NOCLOCK);
+  if (is_running) api_->set_next_entity(&rq.cfs, &p.se, 0);
+  if (renice) api_->prio_changed_fair(&rq, &p, old_prio);
 }
 
 std::string Machine::renice(std::uint64_t t, int pi, int nice) {
@@ -392,14 +388,14 @@ std::string Machine::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns) {
   c::rq& rq = *p.rq;
   const bool queued = p.on_rq == c::TASK_ON_RQ_QUEUED;
   const bool is_running = running(pi);
-  if (queued) c::ksrc_dequeue_task_fair(&rq, &p, c::DEQUEUE_SAVE | c::DEQUEUE_NOCLOCK);
-  if (is_running) c::ksrc_put_prev_entity(&rq.cfs, &p.se);
+  if (queued) api_->dequeue_task_fair(&rq, &p, c::DEQUEUE_SAVE | c::DEQUEUE_NOCLOCK);
+  if (is_running) api_->put_prev_entity(&rq.cfs, &p.se);
   p.se.custom_slice = slice_ns != 0;
   p.se.slice = slice_ns != 0 ? model::clamp_custom_slice(slice_ns) : cfg_.sysctl_base_slice;
   const c::load_weight lw = weight_of(extra(pi).nice);
-  c::ksrc_reweight_task_fair(&rq, &p, &lw);
-  if (queued) c::ksrc_enqueue_task_fair(&rq, &p, c::ENQUEUE_RESTORE | c::ENQUEUE_NOCLOCK);
-  if (is_running) c::ksrc_set_next_entity(&rq.cfs, &p.se);
+  api_->reweight_task_fair(&rq, &p, &lw);
+  if (queued) api_->enqueue_task_fair(&rq, &p, c::ENQUEUE_RESTORE | c::ENQUEUE_NOCLOCK);
+  if (is_running) api_->set_next_entity(&rq.cfs, &p.se, 0);
   schedule_pending();
   return {};
 }
@@ -410,7 +406,7 @@ std::string Machine::yield(std::uint64_t t, int pi) {
   if (!running(pi)) return illegal("yield", extra(pi).id, state_of(pi));
   advance(t);
   c::rq& rq = *task_at(pi).rq;
-  c::ksrc_yield_task_fair(&rq);
+  api_->yield_task_fair(&rq);
   schedule(rq, false, false);
   schedule_pending();
   return {};
@@ -451,11 +447,11 @@ std::uint64_t Machine::avg_vruntime_of(int cpu) const {
 
 bool Machine::eligible(int p) const {
   c::rq& r = const_cast<c::rq&>(rq(task(p).cpu));  // entity_eligible only reads
-  return c::ksrc_entity_eligible(&r.cfs, const_cast<c::sched_entity*>(&task(p).se)) != 0;
+  return api_->entity_eligible(&r.cfs, const_cast<c::sched_entity*>(&task(p).se)) != 0;
 }
 
 bool Machine::protected_slice(int p) const {
-  return running(p) && c::ksrc_protect_slice(const_cast<c::sched_entity*>(&task(p).se));
+  return running(p) && api_->protect_slice(const_cast<c::sched_entity*>(&task(p).se));
 }
 
 void Machine::observe(int cpu, Observation& out) const {
@@ -463,7 +459,7 @@ void Machine::observe(int cpu, Observation& out) const {
   out.rq = c::ksrc_obs_rq{};
   out.rq.capacity = static_cast<int>(out.entities.size());
   out.rq.entities = out.entities.data();
-  c::ksrc_observe(const_cast<c::rq*>(&rq(cpu)), &out.rq);  // pure: avg_vruntime runs on a copy
+  api_->observe(const_cast<c::rq*>(&rq(cpu)), &out.rq);  // pure: avg_vruntime runs on a copy
   out.entities.resize(static_cast<std::size_t>(out.rq.n));
   out.rq.entities = out.entities.data();
   out.rq.capacity = out.rq.n;

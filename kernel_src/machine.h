@@ -25,6 +25,7 @@ namespace eevdf::kernel_src {
 namespace c {
 extern "C" {
 #include "kernel_src/shim/types.h"
+#include "kernel_src/harness.h"
 }
 }  // namespace c
 
@@ -47,7 +48,8 @@ struct CpuExtra {
 
 class Machine {
  public:
-  Machine(const model::Config& config, const std::vector<model::TaskSpec>& tasks);
+  // `api`: the build of the tree to run (tree_build.h); nullptr: the default tree, built in.
+  Machine(const model::Config& config, const std::vector<model::TaskSpec>& tasks, const c::ksrc_api* api = nullptr);
   ~Machine();
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
@@ -74,6 +76,8 @@ class Machine {
   model::task_state state_of(int p) const;
   int curr_index(int cpu) const;  // -1: idle
   std::uint64_t now() const { return now_; }
+  // The kernel release of the tree this machine runs.
+  const char* kernel_version() const { return api_->kernel_version; }
   // V of a runqueue as avg_vruntime() would return it, without re-basing v0 (§4.1:
   // v0 + floor(S/W), curr counted when on_rq; curr's vruntime when it is alone).
   std::uint64_t avg_vruntime_of(int cpu) const;
@@ -119,6 +123,7 @@ class Machine {
   static void reweighted_hook(c::cfs_rq* cfs, c::sched_entity* se, unsigned long weight);
   void record(c::cfs_rq* cfs, HookCall call);
 
+  const c::ksrc_api* api_;
   model::Config cfg_;
   c::ksrc_tunables tunables_{};
   c::ksrc_hooks hooks_{};

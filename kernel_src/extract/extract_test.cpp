@@ -1,103 +1,124 @@
-// ksrc_extract on a small source tree of our own (written by the test, no kernel text):
-// a function whose type sits on the line above its name, a renamed one, a multi-line
-// macro, a top-level macro invocation; and the loud failures, naming the item, when
-// a function is missing or defined twice.
+// The closure extraction (closure.h) on small sources of our own (no kernel text):
+// what the harness reaches is extracted and nothing else; the shim's names stop the
+// closure; a function the harness defines wraps the tree's; preprocessor conditions
+// choose our configuration's definition; a name defined twice under it is an error
+// naming file and line; the shape facts (arity, fields, a union) are detected.
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
-#include <sys/wait.h>  // WEXITSTATUS
-#include <unistd.h>    // getpid
+#include "kernel_src/extract/closure.h"
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace eevdf::kernel_src::extract;
 
-// One directory per test case and process: ctest runs the cases in parallel.
-fs::path kRoot;
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-void use_root(const std::string& name) {
-  kRoot = fs::temp_directory_path() / ("ksrc_extract_test_" + name + "_" + std::to_string(getpid()));
-  fs::remove_all(kRoot);
+Request request(const std::string& tree, const std::string& harness, const std::string& shim = "") {
+  Request r;
+  r.kernel.push_back({"kernel/sched/fair.c", tree});
+  r.boundary.push_back({"shim/kernel.h", shim});
+  r.harness = {"harness.c", harness};
+  return r;
 }
 
-void write(const fs::path& path, const std::string& text) {
-  fs::create_directories(path.parent_path());
-  std::ofstream(path) << text;
-}
-
-std::string read(const fs::path& path) {
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// Runs the extractor on `list`; its exit code, the output in `out`, stderr in `err`.
-int extract(const std::string& list, std::string& out, std::string& err) {
-  write(kRoot / "list.txt", list);
-  const std::string command = std::string(KSRC_EXTRACT) + " " + (kRoot / "src").string() + " " +
-                              (kRoot / "list.txt").string() + " " + (kRoot / "out.c").string() + " 2> " +
-                              (kRoot / "err.txt").string() + " > /dev/null";
-  fs::remove(kRoot / "out.c");
-  const int status = std::system(command.c_str());
-  out = fs::exists(kRoot / "out.c") ? read(kRoot / "out.c") : "";
-  err = read(kRoot / "err.txt");
-  return WEXITSTATUS(status);
-}
-
-const char* kSource =
-    "/* a comment with a brace { and twice(x) { */\n"
+const char* kTree =
+    "/* used(x) { in a comment */\n"
     "#define TWICE(x) \\\n"
     "  ((x) + (x))\n"
-    "\n"
     "static int\n"
-    "twice(int x)\n"
+    "leaf(int x)\n"
     "{\n"
-    "  if (x) { return TWICE(x); }\n"
-    "  return 0;\n"
+    "  return TWICE(x);\n"
     "}\n"
-    "\n"
-    "static int once(int x) { return twice(x) / 2; }\n"
-    "DECLARE_THING(static, thing_cb, once);\n"
-    "#ifdef A\n"
-    "static int dup(void) { return 1; }\n"
+    "static int unused(int x) { return x; }\n"
+    "#ifdef CONFIG_SMP\n"
+    "static int middle(struct s *p, int y) { return p->smp_only + leaf(y); }\n"
     "#else\n"
-    "static int dup(void) { return 2; }\n"
-    "#endif\n";
+    "static int middle(struct s *p, int y) { return p->count + leaf(y) + stub(y); }\n"
+    "#endif\n"
+    "#ifdef CONFIG_64BIT\n"
+    "static long wide(void) { return 64; }\n"
+    "#else\n"
+    "static long wide(void) { return 32; }\n"
+    "#endif\n"
+    "int entry(struct s *p) { return middle(p, 1) + (int)wide(); }\n"
+    "static int stub(int y) { return y; }\n";
 
 }  // namespace
 
-TEST_CASE("ksrc_extract copies named items in list order", "[kernel_src][extract]") {
-  use_root("copies");
-  write(kRoot / "src" / "a.c", kSource);
-  std::string out, err;
-  REQUIRE(extract("file a.c\nmacro TWICE\nfunc once as real_once\nfunc twice\nstmt DECLARE_THING thing_cb\n", out,
-                  err) == 0);
-  CHECK(out.find("#define TWICE(x) \\\n  ((x) + (x))\n") != std::string::npos);
-  CHECK(out.find("static int\ntwice(int x)\n{\n  if (x) { return TWICE(x); }\n  return 0;\n}") != std::string::npos);
-  CHECK(out.find("static int real_once(int x) { return twice(x) / 2; }") != std::string::npos);
-  CHECK(out.find("DECLARE_THING(static, thing_cb, once);") != std::string::npos);
-  CHECK(out.find("#line 5 \"a.c\"") != std::string::npos);  // twice's type line
-  CHECK(out.find("real_once") < out.find("twice(int x)"));  // the list's order
-  CHECK(out.find("a comment") == std::string::npos);
+TEST_CASE("the closure extracts what the harness reaches, under our configuration", "[ksrc_extract]") {
+  const Result r = extract(request(kTree, "int ksrc_entry(struct s *p) { return entry(p); }\n",
+                                   "static inline int stub(int y) { return 0; }\n"));
+  CHECK(r.functions == std::vector<std::string>{"entry", "leaf", "middle", "wide"});
+  CHECK(has(r.c_text, "#define TWICE(x)"));
+  CHECK(has(r.c_text, "p->count + leaf(y)"));     // the !CONFIG_SMP definition
+  CHECK_FALSE(has(r.c_text, "smp_only"));
+  CHECK(has(r.c_text, "return 64;"));             // CONFIG_64BIT
+  CHECK_FALSE(has(r.c_text, "return 32;"));
+  CHECK_FALSE(has(r.c_text, "unused"));
+  CHECK_FALSE(has(r.c_text, "return y;"));        // stub: the shim's
+  CHECK(has(r.c_text, "static int\nleaf(int x);"));  // a prototype before the items
+  CHECK(has(r.c_text, "#line 4 \"kernel/sched/fair.c\""));
+  CHECK(has(r.config_h, "#define KSRC_NARGS_middle 2\n"));
+  CHECK(has(r.config_h, "#define KSRC_NARGS_wide 0\n"));
+  CHECK(has(r.config_h, "#define KSRC_HAS_entry 1\n"));
+  CHECK(has(r.config_h, "#define KSRC_FIELD_count 1\n"));
 }
 
-TEST_CASE("ksrc_extract fails loudly naming the item", "[kernel_src][extract]") {
-  use_root("fails");
-  write(kRoot / "src" / "a.c", kSource);
-  std::string out, err;
-  CHECK(extract("file a.c\nfunc twice\nfunc thrice\n", out, err) == 1);
-  CHECK(err.find("list.txt:3: ksrc_extract: function `thrice` not found in a.c") != std::string::npos);
-  CHECK(out.empty());
-  CHECK(extract("file a.c\nfunc dup\n", out, err) == 1);
-  CHECK(err.find("function `dup` is defined 2 times in a.c") != std::string::npos);
-  CHECK(extract("func twice\n", out, err) == 1);
-  CHECK(err.find("no `file` directive") != std::string::npos);
-  CHECK(extract("file missing.c\n", out, err) == 1);
-  CHECK(err.find("cannot read") != std::string::npos);
+TEST_CASE("a function the harness defines wraps the tree's, renamed", "[ksrc_extract]") {
+  const Result r = extract(request(kTree,
+                                   "static int leaf(int x) { return ksrc_real_leaf(x) + 1; }\n"
+                                   "int ksrc_entry(struct s *p) { return entry(p); }\n",
+                                   "static inline int stub(int y) { return 0; }\n"));
+  CHECK(r.wrapped == std::vector<std::string>{"leaf"});
+  CHECK(has(r.c_text, "ksrc_real_leaf(int x)\n{"));
+  CHECK(has(r.c_text, "static int\nleaf(int x);"));  // the wrapper's prototype
+  CHECK_FALSE(has(r.c_text, "static int\nleaf(int x)\n{"));
+}
+
+TEST_CASE("a top-level macro invocation is extracted when a name it defines is used", "[ksrc_extract]") {
+  const char* tree =
+      "#define DECLARE_CB(name, fn) static int name(void) { return fn(); }\n"
+      "static int base(void) { return 7; }\n"
+      "DECLARE_CB(my_cb, base);\n"
+      "int entry(void) { return my_cb(); }\n";
+  const Result r = extract(request(tree, "int ksrc_entry(void) { return entry(); }\n"));
+  CHECK(has(r.c_text, "DECLARE_CB(my_cb, base);"));
+  CHECK(has(r.c_text, "static int base(void)"));
+  CHECK(has(r.c_text, "#define DECLARE_CB"));
+}
+
+TEST_CASE("a name defined twice under our configuration is an error naming file and line", "[ksrc_extract]") {
+  const char* tree =
+      "static int twice(void) { return 1; }\n"
+      "\n"
+      "static int twice(void) { return 2; }\n"
+      "int entry(void) { return twice(); }\n";
+  try {
+    extract(request(tree, "int ksrc_entry(void) { return entry(); }\n"));
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.where == "kernel/sched/fair.c:3");
+    CHECK(has(e.message, "`twice` is defined 2 times"));
+  }
+}
+
+TEST_CASE("a union of vlag and vprot in struct sched_entity is detected", "[ksrc_extract]") {
+  Request r = request("int entry(void) { return 0; }\n", "int ksrc_entry(void) { return entry(); }\n");
+  r.headers.push_back({"include/linux/sched.h", "struct sched_entity {\n  u64 vruntime;\n  union {\n    s64 vlag;\n"
+                                                "    u64 vprot;\n  };\n};\n"});
+  CHECK(has(extract(r).config_h, "#define KSRC_SE_VPROT_IN_VLAG 1\n"));
+  r.headers.back().text = "struct sched_entity {\n  s64 vlag;\n  u64 vprot;\n};\n";
+  CHECK_FALSE(has(extract(r).config_h, "KSRC_SE_VPROT_IN_VLAG"));
+}
+
+TEST_CASE("preprocessor conditions are evaluated for a 64-bit kernel with nothing else configured",
+          "[ksrc_extract]") {
+  CHECK(condition_holds("defined(CONFIG_64BIT)"));
+  CHECK(condition_holds("BITS_PER_LONG == 64"));
+  CHECK_FALSE(condition_holds("defined(CONFIG_SMP) && defined(CONFIG_64BIT)"));
+  CHECK(condition_holds("!IS_ENABLED(CONFIG_FAIR_GROUP_SCHED) || defined(CONFIG_SMP)"));
+  CHECK_FALSE(condition_holds("0"));
 }
