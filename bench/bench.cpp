@@ -138,8 +138,10 @@ replay::IdealDiffStats replay_lockstep(const trace::Header& h, const std::vector
 #ifdef EEVDF_HAVE_KERNEL_SRC
 std::uint64_t replay_kernel_src(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
   kernel_src::Machine m(replay::make_config(h, {}, "bench"), replay::make_task_specs(h));
-  for (std::uint64_t i = 0; i < n; ++i)
-    EEVDF_ASSERT(replay::apply_event(m, events[i]).empty(), "a benchmark trace must be valid on kernel-src");
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::string why = replay::apply_event(m, events[i]);
+    EEVDF_ASSERT(why.empty(), "a benchmark trace must be valid on kernel-src: event " + std::to_string(i) + ": " + why);
+  }
   return n;
 }
 #endif

@@ -15,6 +15,7 @@
 #include "bench/bench.h"
 #include "bench/shrink_bench.h"
 #include "cli/commands.h"
+#include "cli/kernel_tree_option.h"
 #include "model/fast/fast_machine.h"
 #include "replay/replay.h"
 #include "replay/vocabulary.h"
@@ -34,6 +35,7 @@ struct BenchFlags {
   std::vector<std::string> injections;
   double rc_factor = 10;
   bool show_traces = false;
+  std::string kernel_tree;
 };
 
 // The text of a trace file; `.xz` files go through `xz -dc`.
@@ -282,9 +284,13 @@ Run add_bench(CLI::App& app) {
       ->expected(1)
       ->allow_extra_args(false);
   cmd->add_flag("--show-traces", f->show_traces, "--shrinkers: print each shrunk trace (stderr)");
+  add_kernel_tree_option(cmd, f->kernel_tree);
   cmd->add_option("--rc-factor", f->rc_factor, "--shrinkers: RapidCheck's budget as a multiple of ours (default 10)")
       ->check(CLI::Range(0.0, 1e6));
-  return [f] { return run(*f); };
+  return [f] {
+    if (const int rc = select_kernel_tree(f->kernel_tree); rc != 0) return rc;
+    return run(*f);
+  };
 }
 
 }  // namespace eevdf::cli

@@ -7,6 +7,9 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/kernel_tree_option.h"
+#include "replay/replay.h"
+#include "runner/kernel_src_oracle.h"
 #include "generator/generator.h"
 #include "trace/writer.h"
 
@@ -25,6 +28,7 @@ struct GenFlags {
   std::string mix;  // "", tick-heavy, tick-all-heavy, wakeup-heavy
   std::string output;
   std::string profile = "6.18";
+  std::string kernel_tree;
 };
 
 // Fixed verb weights for the benchmark shapes (indexed by trace::Verb).
@@ -47,6 +51,7 @@ int run(const GenFlags& f) {
   o.verb_weights = mix_weights(f.mix);
   if (f.mix == "tick-all-heavy") o.tick_all_cpus = {1, 1};  // every drawn tick ticks every CPU
   o.profile = f.profile;  // validity depends on the profile's decisions
+  if (!f.kernel_tree.empty()) o.oracle = runner::kernel_src_oracle();  // ... or on the tree's
   std::ofstream file;
   if (!f.output.empty()) {
     file.open(f.output);
@@ -61,7 +66,9 @@ int run(const GenFlags& f) {
       << " --busy-cpus " << f.busy_cpus << " --sockets " << f.sockets << " --cores " << f.cores << " --hz "
       << f.hz << (f.mix.empty() ? "" : " --mix " + f.mix)
       << (f.gap_max_ns == 0 ? "" : " --gap-max " + std::to_string(f.gap_max_ns))
-      << (f.profile == "6.18" ? "" : " --profile " + f.profile) << "\n";
+      << (f.profile == "6.18" ? "" : " --profile " + f.profile)
+      << (f.kernel_tree.empty() ? "" : " --kernel-tree " + f.kernel_tree + " (Linux " + replay::kernel_src_version() + ")")
+      << "\n";
   trace::write_header(out, gen.header());
   while (const auto e = gen.next()) out << trace::format_event(*e) << "\n";
   return 0;
@@ -84,7 +91,14 @@ Run add_gen(CLI::App& app) {
   cmd->add_option("--profile", f->profile, "Semantics profile the trace is valid under (writes `kernel 6.12`)")
       ->check(CLI::IsMember({"6.18", "6.12"}));
   cmd->add_option("-o,--output", f->output, "Output file (default: stdout)");
-  return [f] { return run(*f); };
+  cmd->add_option("--kernel-tree", f->kernel_tree,
+                  "Make the trace valid on this kernel tree's kernel-src model (its decisions choose what is legal "
+                  "next) instead of on the reference")
+      ->type_name("DIR");
+  return [f] {
+    if (const int rc = select_kernel_tree(f->kernel_tree); rc != 0) return rc;
+    return run(*f);
+  };
 }
 
 }  // namespace eevdf::cli

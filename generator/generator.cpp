@@ -6,10 +6,14 @@
 #include "generator/generator.h"
 
 #include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
 #include <optional>
 #include <vector>
 
 #include "base/assert.h"
+#include "base/kernel_warn.h"
 #include "generator/draw.h"
 #include "model/arith_kernel.h"
 #include "model/features.h"
@@ -59,6 +63,49 @@ model::Config config_of(const trace::Header& h, const model::Topology& topo) {
   c.sysctl_base_slice = model::sched_base_slice(c.normalized_base_slice, topo.ncpus());
   return c;
 }
+
+// The generation loop's view of an Oracle: the few members of model::Machine it reads.
+class OracleMachine {
+ public:
+  struct Rq {
+    int cpu;
+    struct {
+      unsigned nr_queued;
+    } cfs;
+  };
+  OracleMachine(std::unique_ptr<Oracle> oracle, const model::Config& config)
+      : oracle_(std::move(oracle)), config_(config), rqs_(static_cast<std::size_t>(config.topology.ncpus())) {
+    refresh();
+  }
+  const std::vector<Oracle::Task>& tasks() const { return oracle_->tasks(); }
+  model::task_state state_of(const Oracle::Task& t) const { return t.state; }
+  const model::Config& config() const { return config_; }
+  const std::vector<Rq>& rqs() const { return rqs_; }
+  std::string apply(const trace::Event& e) {
+    bool halted = false;
+    std::string why = oracle_->apply(e, halted);
+    refresh();
+    if (halted) throw KernelWarn({"the system under test crashed", "the oracle's own report"});  // ends the trace
+
+    return why;
+  }
+  void clear_overflows() {}
+  std::vector<int> take_warnings() { return {}; }
+
+ private:
+  void refresh() {
+    for (std::size_t c = 0; c < rqs_.size(); ++c) rqs_[c] = {static_cast<int>(c), {oracle_->nr_queued(static_cast<int>(c))}};
+  }
+  std::unique_ptr<Oracle> oracle_;
+  model::Config config_;
+  std::vector<Rq> rqs_;
+};
+
+template <class M>
+std::string apply_to(M& m, const trace::Event& e) {
+  return replay::apply_event(m, e);
+}
+std::string apply_to(OracleMachine& m, const trace::Event& e) { return m.apply(e); }
 
 template <class Machine>
 struct Generation {
@@ -251,7 +298,7 @@ trace::Event step(G& g, std::uint64_t emitted, bool& halted) {
   g.now = e.time_ns;
   std::string reason;
   try {
-    reason = replay::apply_event(g.m, e);
+    reason = apply_to(g.m, e);
   } catch (const KernelWarn&) {
     halted = true;
     return e;
@@ -275,6 +322,7 @@ struct Generator::State {
   // One of the two, by Options::profile: validity depends on the profile's decisions.
   std::unique_ptr<Generation<Machine618>> g618;
   std::unique_ptr<Generation<Machine612>> g612;
+  std::unique_ptr<Generation<OracleMachine>> go;
   std::uint64_t events = 0;
   std::uint64_t emitted = 0;
   bool halted = false;  // a kernel_warn ended the trace early
@@ -285,7 +333,12 @@ struct Generator::State {
     header = draw_header(prng, options, topo, busy);
     const model::Config config = config_of(header, topo);
     // Aggregate-initialized in place: the model is neither copyable nor movable.
-    if (o.profile == "6.12") {
+    if (o.oracle) {
+      go.reset(new Generation<OracleMachine>{prng, options, topo, header,
+                                             OracleMachine(o.oracle(config, specs_of(header)), config), busy,
+                                             {}, {}, 0, false});
+      events = init_generation(*go, prng, options, topo);
+    } else if (o.profile == "6.12") {
       g612.reset(new Generation<Machine612>{prng, options, topo, header, Machine612(config, specs_of(header)), busy,
                                             {}, {}, 0, false});
       events = init_generation(*g612, prng, options, topo);
@@ -303,12 +356,15 @@ Generator::Generator(std::uint64_t seed, const Options& options)
 Generator::~Generator() = default;
 
 const trace::Header& Generator::header() const { return state_->header; }
-bool Generator::steady() const { return state_->g612 ? state_->g612->steady : state_->g618->steady; }
+bool Generator::steady() const {
+  return state_->go ? state_->go->steady : state_->g612 ? state_->g612->steady : state_->g618->steady;
+}
 std::uint64_t Generator::draws() const { return state_->prng.draws(); }
 
 std::optional<trace::Event> Generator::next() {
   if (state_->emitted == state_->events || state_->halted) return std::nullopt;
-  trace::Event e = state_->g612 ? step(*state_->g612, state_->emitted, state_->halted)
+  trace::Event e = state_->go     ? step(*state_->go, state_->emitted, state_->halted)
+                  : state_->g612 ? step(*state_->g612, state_->emitted, state_->halted)
                                  : step(*state_->g618, state_->emitted, state_->halted);
   ++state_->emitted;
   return e;

@@ -11,6 +11,7 @@
 #include <utility>     // feature settings
 #include <vector>      // feature and injection lists
 
+#include "generator/oracle.h"
 #include "generator/prng.h"
 
 #include "trace/trace.h"
@@ -49,6 +50,9 @@ struct Options {
   // The semantics profile the traces are valid under (`kernel` header; validity
   // depends on the model's decisions): "6.18" (default, no header line) or "6.12".
   std::string profile = "6.18";
+  // When set, the traces are valid on what it makes (a kernel tree's kernel-src model)
+  // instead of on the reference of `profile`, which then names the header's profile only.
+  OracleFactory oracle;
 };
 
 // A pull generator: the header first, then one event at a time. The same (seed,

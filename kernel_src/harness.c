@@ -158,22 +158,56 @@ static int ksrc_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se) 
 static bool ksrc_protect_slice(struct sched_entity *se) { return protect_slice(se); }
 
 /* ---- the observation (observe.h) ---------------------------------------------- */
-/* The tree's field names and shape; a generated config names the tree's own. */
-#ifndef KSRC_CFS_NR_QUEUED
+/* The tree's field names and shape, from what its code uses (ksrc_config.h). */
+#if KSRC_FIELD_nr_queued
+#define KSRC_CFS_NR_QUEUED nr_queued
+#else
 #define KSRC_CFS_NR_QUEUED nr_running
 #endif
-#ifndef KSRC_CFS_SUM
+#if KSRC_FIELD_sum_w_vruntime
+#define KSRC_CFS_SUM sum_w_vruntime
+#define KSRC_CFS_SUM_WEIGHT sum_weight
+#else
 #define KSRC_CFS_SUM avg_vruntime
-#endif
-#ifndef KSRC_CFS_SUM_WEIGHT
 #define KSRC_CFS_SUM_WEIGHT avg_load
 #endif
-#ifndef KSRC_CFS_V0
+#if KSRC_HAS_update_zero_vruntime
 #define KSRC_CFS_V0 zero_vruntime
+#define KSRC_SHAPE_V0 KSRC_SHAPE_ZERO_VRUNTIME
+#else
+#define KSRC_CFS_V0 min_vruntime
+#define KSRC_SHAPE_V0 0
 #endif
-#ifndef KSRC_SHAPE
-#define KSRC_SHAPE (KSRC_SHAPE_ZERO_VRUNTIME | KSRC_SHAPE_MIN_SLICE | KSRC_SHAPE_H_NR_DELAYED)
+#if KSRC_FIELD_vprot && defined(KSRC_SE_VPROT_IN_VLAG)
+#define KSRC_SHAPE_VPROT_BITS (KSRC_SHAPE_VPROT | KSRC_SHAPE_VPROT_IN_VLAG)
+#elif KSRC_FIELD_vprot
+#define KSRC_SHAPE_VPROT_BITS KSRC_SHAPE_VPROT
+#else
+#define KSRC_SHAPE_VPROT_BITS 0
 #endif
+#if KSRC_FIELD_min_slice
+#define KSRC_SHAPE_MIN_SLICE_BIT KSRC_SHAPE_MIN_SLICE
+#else
+#define KSRC_SHAPE_MIN_SLICE_BIT 0
+#endif
+#if KSRC_FIELD_max_slice
+#define KSRC_SHAPE_MAX_SLICE_BIT KSRC_SHAPE_MAX_SLICE
+#else
+#define KSRC_SHAPE_MAX_SLICE_BIT 0
+#endif
+#if KSRC_FIELD_sum_shift
+#define KSRC_SHAPE_SUM_SHIFT_BIT KSRC_SHAPE_SUM_SHIFT
+#else
+#define KSRC_SHAPE_SUM_SHIFT_BIT 0
+#endif
+#if KSRC_FIELD_h_nr_delayed
+#define KSRC_SHAPE_H_NR_DELAYED_BIT KSRC_SHAPE_H_NR_DELAYED
+#else
+#define KSRC_SHAPE_H_NR_DELAYED_BIT 0
+#endif
+#define KSRC_SHAPE                                                                       \
+  (KSRC_SHAPE_V0 | KSRC_SHAPE_VPROT_BITS | KSRC_SHAPE_MIN_SLICE_BIT | KSRC_SHAPE_MAX_SLICE_BIT | \
+   KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT)
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 
@@ -193,18 +227,18 @@ static void ksrc_observe_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, 
   e->weight = se->load.weight;
   e->inv_weight = se->load.inv_weight;
   e->vlag = se->vlag;
-#if KSRC_SHAPE & KSRC_SHAPE_VPROT
+#if KSRC_FIELD_vprot
   e->vprot = se->vprot;
 #else
   e->vprot = 0;
 #endif
   e->min_vruntime = se->min_vruntime;
-#if KSRC_SHAPE & KSRC_SHAPE_MIN_SLICE
+#if KSRC_FIELD_min_slice
   e->min_slice = se->min_slice;
 #else
   e->min_slice = 0;
 #endif
-#if KSRC_SHAPE & KSRC_SHAPE_MAX_SLICE
+#if KSRC_FIELD_max_slice
   e->max_slice = se->max_slice;
 #else
   e->max_slice = 0;
@@ -233,7 +267,7 @@ static void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
   out->nr_queued = cfs_rq->KSRC_CFS_NR_QUEUED;
   out->h_nr_queued = cfs_rq->h_nr_queued;
   out->h_nr_runnable = cfs_rq->h_nr_runnable;
-#if KSRC_SHAPE & KSRC_SHAPE_H_NR_DELAYED
+#if KSRC_FIELD_h_nr_delayed
   out->h_nr_delayed = cfs_rq->h_nr_delayed;
 #else
   out->h_nr_delayed = 0;
@@ -241,7 +275,7 @@ static void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
   out->load_weight = cfs_rq->load.weight;
   out->sum_w_vruntime = cfs_rq->KSRC_CFS_SUM;
   out->sum_weight = cfs_rq->KSRC_CFS_SUM_WEIGHT;
-#if KSRC_SHAPE & KSRC_SHAPE_SUM_SHIFT
+#if KSRC_FIELD_sum_shift
   out->sum_shift = cfs_rq->sum_shift;
 #else
   out->sum_shift = 0;

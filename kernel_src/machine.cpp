@@ -6,6 +6,7 @@
 #include <string>
 
 #include "base/assert.h"
+#include "kernel_src/tree_build.h"
 #include "model/features.h"
 #include "model/tunables.h"
 #include "model/weights.h"
@@ -58,16 +59,18 @@ int prio_of(int nice) { return 120 + nice; }
 
 }  // namespace
 
-const char* kernel_version() { return c::ksrc_get_api()->kernel_version; }
+const char* kernel_version() { return selected_api()->kernel_version; }
 
 Machine::Machine(const model::Config& config, const std::vector<model::TaskSpec>& tasks, const c::ksrc_api* api)
-    : api_(api != nullptr ? api : c::ksrc_get_api()),
+    : api_(api != nullptr ? api : selected_api()),
       cfg_(config),
       rqs_(static_cast<std::size_t>(config.topology.ncpus())),
       tasks_(tasks.size()),
       extra_(tasks.size()),
       cpus_(static_cast<std::size_t>(config.topology.ncpus())) {
   tunables_.sysctl_sched_base_slice = cfg_.sysctl_base_slice;
+  tunables_.normalized_sysctl_sched_base_slice = cfg_.normalized_base_slice;
+  tunables_.sysctl_sched_migration_cost = 500'000;  // the kernel's default; read only by WF_SYNC wakeups
   tunables_.tick_nsec = cfg_.tick_nsec;
   tunables_.features = feature_bits(cfg_);
   hooks_.block_task = &Machine::block_task_hook;
@@ -76,6 +79,7 @@ Machine::Machine(const model::Config& config, const std::vector<model::TaskSpec>
     rqs_[i] = c::rq{};
     rqs_[i].cpu = static_cast<int>(i);
     rqs_[i].driver = this;
+    rqs_[i].cfs_tasks.next = rqs_[i].cfs_tasks.prev = &rqs_[i].cfs_tasks;
     api_->init_cfs_rq(&rqs_[i].cfs);
   }
   // __sched_fork() and set_load_weight() (§2): a declared task before its first wakeup.
@@ -230,7 +234,7 @@ void Machine::schedule(c::rq& rq, bool prev_blocks, bool prev_dies) {
   if (prev != nullptr && prev != next) api_->put_prev_entity(&rq.cfs, &prev->se);
   if (next != nullptr && next != prev) api_->set_next_entity(&rq.cfs, &next->se, 1);
   rq.need_resched = 0;
-  rq.curr = next;
+  rq.curr = rq.donor = next;
 }
 
 // §19 immediate preemption: every CPU asked to reschedule, in ascending order.

@@ -27,6 +27,7 @@
 #include "kernel_src/compare.h"
 #include "kernel_src/hooks.h"
 #include "kernel_src/machine.h"
+#include "kernel_src/tree_build.h"
 #include "replay/kernel_src_lockstep.h"
 #endif
 
@@ -322,7 +323,7 @@ std::unique_ptr<Engine> make_kernel_src_engine(const EngineSetup& setup) {
 }
 std::unique_ptr<Engine> make_diff_engine(const EngineSetup& setup) { return std::make_unique<DiffEngine>(setup); }
 bool have_kernel_src() { return true; }
-std::string kernel_src_version() { return kernel_src::kernel_version(); }
+std::string kernel_src_version() { return kernel_src::selected_version(); }
 
 #else  // built without the kernel source package
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -88,6 +89,7 @@ std::set<std::string> references(const std::string& code) {
     const bool member = before != std::string::npos &&
                         (code[before] == '.' || (code[before] == '>' && before > 0 && code[before - 1] == '-'));
     const bool tag = prev_word == "struct" || prev_word == "union" || prev_word == "enum";
+    if (prev_word == "enum") out.insert("enum " + word);  // an enum type of the tree (Kind::type)
     if (!member && !tag && keywords().count(word) == 0) out.insert(word);
     prev_word = word;
     i = j;
@@ -195,9 +197,52 @@ struct ExprParser {
   }
 };
 
+// The #if / #ifdef / #elif / #else / #endif nesting of a file, evaluated for our
+// configuration; `directive` is the line after the `#`.
+class Conditions {
+ public:
+  bool active() const { return stack_.empty() || stack_.back().active; }
+  void directive(const std::string& line) {
+    std::istringstream words(line);
+    std::string d;
+    words >> d;
+    std::string rest;
+    std::getline(words, rest);
+    if (d == "if" || d == "ifdef" || d == "ifndef") {
+      bool holds = false;
+      if (d == "if") {
+        holds = ExprParser{rest}.expr() != 0;
+      } else {
+        std::istringstream r(rest);
+        std::string name;
+        r >> name;
+        holds = (config_value(name) != 0) == (d == "ifdef");
+      }
+      stack_.push_back({active(), holds, active() && holds});
+    } else if (d == "elif" && !stack_.empty()) {
+      Cond& c = stack_.back();
+      const bool holds = !c.taken && ExprParser{rest}.expr() != 0;
+      c.active = c.parent && holds;
+      c.taken = c.taken || holds;
+    } else if (d == "else" && !stack_.empty()) {
+      Cond& c = stack_.back();
+      c.active = c.parent && !c.taken;
+      c.taken = true;
+    } else if (d == "endif" && !stack_.empty()) {
+      stack_.pop_back();
+    }
+  }
+
+ private:
+  struct Cond {
+    bool parent, taken, active;
+  };
+  std::vector<Cond> stack_;
+};
+
 // ---- the items of one file -----------------------------------------------------
 
-enum class Kind { function, macro, statement };
+enum class Kind { function, macro, statement, type };  // type: a top-level enum definition
 
 struct Item {
   Kind kind;
@@ -262,11 +307,8 @@ Scanned scan(const Source& src, std::size_t file_index) {
   Scanned out;
   out.code = code_only(src.text);
   const std::string& code = out.code;
-  struct Cond {
-    bool parent, taken, active;
-  };
-  std::vector<Cond> stack;
-  auto active = [&] { return stack.empty() || stack.back().active; };
+  Conditions conditions;
+  auto active = [&] { return conditions.active(); };
   int depth = 0;
   std::vector<std::pair<std::size_t, std::size_t>> candidates;  // top-level `NAME(...)` at line start
   for (std::size_t i = 0; i < code.size(); ++i) {
@@ -279,32 +321,8 @@ Scanned scan(const Source& src, std::size_t file_index) {
       std::istringstream words(line);
       std::string directive;
       words >> directive;
-      std::string rest;
-      std::getline(words, rest);
-      if (directive == "if" || directive == "ifdef" || directive == "ifndef") {
-        bool holds = false;
-        if (directive == "if") holds = ExprParser{rest}.expr() != 0;
-        else {
-          std::istringstream r(rest);
-          std::string name;
-          r >> name;
-          holds = (config_value(name) != 0) == (directive == "ifdef");
-        }
-        stack.push_back({active(), holds, active() && holds});
-      } else if (directive == "elif" && !stack.empty()) {
-        Cond& c = stack.back();
-        const bool holds = !c.taken && ExprParser{rest}.expr() != 0;
-        c.active = c.parent && holds;
-        c.taken = c.taken || holds;
-      } else if (directive == "else" && !stack.empty()) {
-        Cond& c = stack.back();
-        c.active = c.parent && !c.taken;
-        c.taken = true;
-      } else if (directive == "endif" && !stack.empty()) {
-        stack.pop_back();
-      } else if (directive == "define" && depth == 0) {
-        std::istringstream r(rest);
-        std::string name;
+      conditions.directive(line);
+      if (directive == "define" && depth == 0) {
         std::size_t n = line.find("define") + 6;
         while (n < line.size() && std::isspace(static_cast<unsigned char>(line[n]))) ++n;
         std::size_t e = n;
@@ -319,6 +337,51 @@ Scanned scan(const Source& src, std::size_t file_index) {
     }
     if (ch == '{') {
       if (depth == 0) {
+        // An enum type: `enum [name] {...};`, providing its constants (and `enum name`).
+        const std::size_t before = skip_back_space(code, i);
+        std::size_t wb = before == std::string::npos ? 0 : before + 1;
+        while (wb > 0 && ident_char(code[wb - 1])) --wb;
+        std::string word = before == std::string::npos ? "" : code.substr(wb, before + 1 - wb);
+        std::string tag;
+        if (word != "enum" && !word.empty()) {
+          tag = word;
+          const std::size_t b2 = skip_back_space(code, wb);
+          std::size_t w2 = b2 == std::string::npos ? 0 : b2 + 1;
+          while (w2 > 0 && ident_char(code[w2 - 1])) --w2;
+          word = b2 == std::string::npos ? "" : code.substr(w2, b2 + 1 - w2);
+          wb = w2;
+        }
+        if (word == "enum") {
+          const std::size_t close = matching_forward(code, i, '{', '}');
+          const std::size_t semi = code.find(';', close);
+          if (close == std::string::npos || semi == std::string::npos) throw Error{src.path, "unbalanced braces"};
+          Item e = make_item(Kind::type, tag.empty() ? "enum" : "enum " + tag, file_index, line_start(code, wb),
+                             semi + 1, wb);
+          e.active = active();
+          std::string part;
+          int d = 0;
+          for (std::size_t k = i + 1; k < close; ++k) {
+            if (code[k] == '(') ++d;
+            if (code[k] == ')') --d;
+            if (code[k] == ',' && d == 0) {
+              std::istringstream w(part);
+              std::string first;
+              w >> first;
+              if (!first.empty()) e.provides.insert(first.substr(0, first.find('=')));
+              part.clear();
+            } else {
+              part += code[k];
+            }
+          }
+          std::istringstream w(part);
+          std::string first;
+          if (w >> first) e.provides.insert(first.substr(0, first.find('=')));
+          if (!tag.empty()) e.provides.insert("enum " + tag);
+          e.uses = references(code.substr(i, close - i));
+          out.items.push_back(e);
+          i = semi;
+          continue;
+        }
         // A function: `name(...) [attributes(...)] {`.
         std::size_t p = skip_back_space(code, i);
         std::size_t name_pos = std::string::npos, open = 0, close = 0;
@@ -398,6 +461,35 @@ bool union_holds(const std::string& text, const std::string& tag, const std::str
   return false;
 }
 
+// SCHED_FEAT(NAME, default) of kernel/sched/features.h under our configuration.
+std::map<std::string, bool> feature_defaults(const std::string& text) {
+  std::map<std::string, bool> out;
+  const std::string code = code_only(text);
+  Conditions conditions;
+  std::istringstream lines(code);
+  static const std::regex feat(R"(^\s*SCHED_FEAT\(\s*(\w+)\s*,\s*(true|false)\s*\))");
+  for (std::string line; std::getline(lines, line);) {
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first != std::string::npos && line[first] == '#') {
+      conditions.directive(line.substr(first + 1));
+      continue;
+    }
+    std::smatch m;
+    if (conditions.active() && std::regex_search(line, m, feat)) out[m[1]] = m[2] == "true";
+  }
+  return out;
+}
+
+// The features the harness takes from the trace: the shim's KSRC_FEAT_<NAME> bits.
+std::set<std::string> modelled_features(const std::vector<Source>& boundary) {
+  std::set<std::string> out;
+  static const std::regex bit(R"(KSRC_FEAT_(\w+)\s*=)");
+  for (const Source& s : boundary)
+    for (auto it = std::sregex_iterator(s.text.begin(), s.text.end(), bit); it != std::sregex_iterator(); ++it)
+      out.insert((*it)[1]);
+  return out;
+}
+
 }  // namespace
 
 std::string code_only(const std::string& s) {
@@ -446,7 +538,7 @@ Result extract(const Request& request) {
   std::set<std::string> macros;
   for (const Scanned& f : files)
     for (const Item& it : f.items)
-      if (it.kind != Kind::statement && it.active) {
+      if ((it.kind == Kind::function || it.kind == Kind::macro) && it.active) {
         defined.insert(it.name);
         if (it.kind == Kind::macro) macros.insert(it.name);
       }
@@ -455,10 +547,14 @@ Result extract(const Request& request) {
   for (Scanned& f : files)
     for (Item& it : f.items) {
       if (!it.active) continue;
+      if (it.kind == Kind::type) {
+        for (const std::string& p : it.provides) by_name[p].push_back(&it);
+        continue;
+      }
       if (it.kind == Kind::statement) {
         if (macros.count(it.name) == 0) continue;  // not a macro invocation
         for (const std::string& u : it.uses)
-          if (defined.count(u) == 0 && boundary.count(u) == 0) it.provides.insert(u);
+          if (defined.count(u) == 0 && boundary.count(u) == 0 && u.find(' ') == std::string::npos) it.provides.insert(u);
         for (const std::string& p : it.provides) by_name[p].push_back(&it);
         it.uses.insert(it.name);
       } else {
@@ -478,7 +574,7 @@ Result extract(const Request& request) {
     const auto it = by_name.find(name);
     if (it == by_name.end()) continue;
     std::vector<const Item*> defs = it->second;
-    const bool is_statement = defs.front()->kind == Kind::statement;
+    const bool is_statement = defs.front()->kind == Kind::statement || defs.front()->kind == Kind::type;
     if (!is_statement && defs.size() > 1) {
       const Item& second = *defs[1];
       const Source& s = request.kernel[second.file];
@@ -505,7 +601,7 @@ Result extract(const Request& request) {
       std::string text = s.text.substr(it.begin, it.end - it.begin);
       for (const std::string& m : members(files[k].code.substr(it.begin, it.end - it.begin))) accessed.insert(m);
       const std::string line = "#line " + std::to_string(line_number(s.text, it.begin)) + " \"" + s.path + "\"\n";
-      if (it.kind == Kind::macro) {
+      if (it.kind == Kind::macro || it.kind == Kind::type) {
         macros_out << line << text << "\n";
         continue;
       }
@@ -531,6 +627,17 @@ Result extract(const Request& request) {
                   "\n" + protos.str() + "\n" + items.str();
   std::sort(result.functions.begin(), result.functions.end());
   result.wrapped.assign(wrapped.begin(), wrapped.end());
+  // sched_feat(): the trace's bit for the features we model, the tree's default for the rest.
+  const std::set<std::string> modelled = modelled_features(request.boundary);
+  for (const Source& h : request.headers)
+    for (const auto& [name, on] : feature_defaults(h.text)) {
+      if (modelled.count(name) != 0) {
+        result.config_h += define_line("KSRC_FEAT_FIXED_" + name, 0);
+      } else {
+        result.config_h += define_line("KSRC_FEAT_" + name, 0) + define_line("KSRC_FEAT_FIXED_" + name, on ? 1 : 0);
+        result.fixed_features.push_back(name + (on ? "=on" : "=off"));
+      }
+    }
   for (const Source& h : request.headers)
     if (union_holds(h.text, "sched_entity", "vlag", "vprot"))
       result.config_h += define_line("KSRC_SE_VPROT_IN_VLAG", 1);

@@ -28,7 +28,8 @@ struct Request {
   std::vector<Source> kernel;    // in the order the C file must define them
   std::vector<Source> boundary;  // the shim's headers: what they define is not extracted
   Source harness;                // its uses are the roots; its definitions wrap the tree's
-  std::vector<Source> headers;   // read for struct shapes only (include/linux/sched.h)
+  std::vector<Source> headers;   // read for facts only: struct shapes (include/linux/sched.h),
+                                 // feature defaults (kernel/sched/features.h)
 };
 
 struct Result {
@@ -36,6 +37,9 @@ struct Result {
   std::string config_h;  // the detected shape: KSRC_HAS_<fn>, KSRC_NARGS_<fn>, KSRC_FIELD_<f>, ...
   std::vector<std::string> functions;  // extracted function names (sorted)
   std::vector<std::string> wrapped;    // names the harness wraps (sorted)
+  // The tree's sched_features we do not model (no trace sets them): "NAME=on|off", the
+  // tree's default, which the build keeps.
+  std::vector<std::string> fixed_features;
 };
 
 // Why a tree cannot be extracted: `where` is "file:line" when known.

@@ -27,6 +27,17 @@
 #define min_t(t, a, b) ({ t _a = (a); t _b = (b); _a < _b ? _a : _b; })
 #define max_t(t, a, b) ({ t _a = (a); t _b = (b); _a > _b ? _a : _b; })
 #define clamp(v, lo, hi) min(max(v, lo), hi)
+#define __maybe_unused __attribute__((__unused__))
+#define fallthrough __attribute__((__fallthrough__))
+#define check_add_overflow(a, b, d) __builtin_add_overflow(a, b, d)
+#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
+
+/* The tree's vprot: vlag's storage when the tree keeps them in a union (detected). */
+#ifdef KSRC_SE_VPROT_IN_VLAG
+#define vprot ksrc_vprot_in_vlag
+#else
+#define vprot ksrc_vprot_own
+#endif
 
 /* Where the real kernel would crash (a NULL dereference, a divide error): the harness
  * records why and unwinds to the entry point that called into the kernel code
@@ -41,6 +52,15 @@ static inline s64 div_s64(s64 dividend, s32 divisor) {
   return dividend / divisor;
 }
 static inline u64 mul_u32_u32(u32 a, u32 b) { return (u64)a * b; }
+static inline u64 div_u64(u64 dividend, u32 divisor) {
+  if (divisor == 0) ksrc_oops("divide error: div_u64 by 0");
+  return dividend / divisor;
+}
+static inline long div64_long(long dividend, long divisor) {
+  if (divisor == 0) ksrc_oops("divide error: div64_long by 0");
+  if (divisor == -1 && dividend == INT64_MIN) ksrc_oops("divide error: div64_long(LONG_MIN, -1)");
+  return dividend / divisor;
+}
 static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift) {
   return (u64)(((unsigned __int128)a * mul) >> shift);
 }
@@ -65,6 +85,7 @@ static inline int ksrc_warn(int cond, const char *check, const char *function) {
   return cond;
 }
 #define SCHED_WARN_ON(x) ksrc_warn(!!(x), "SCHED_WARN_ON(" #x ")", __func__)
+#define BUG_ON(x) do { if (x) ksrc_oops("BUG_ON(" #x ") in a kernel function"); } while (0)
 #define WARN_ON_ONCE(x) ksrc_warn(!!(x), "WARN_ON_ONCE(" #x ")", __func__)
 
 /* ---- weights (§1.2, 64-bit) ----------------------------------------------------- */
@@ -77,8 +98,12 @@ static inline int ksrc_warn(int cond, const char *check, const char *function) {
 extern _Thread_local struct ksrc_tunables ksrc_tunables;
 extern _Thread_local struct ksrc_hooks ksrc_hooks;
 #define sysctl_sched_base_slice (ksrc_tunables.sysctl_sched_base_slice)
+#define normalized_sysctl_sched_base_slice (ksrc_tunables.normalized_sysctl_sched_base_slice)
+#define sysctl_sched_migration_cost (ksrc_tunables.sysctl_sched_migration_cost)
 #define TICK_NSEC (ksrc_tunables.tick_nsec)
-#define sched_feat(x) ((ksrc_tunables.features & KSRC_FEAT_##x) != 0)
+/* The trace's setting for the features we model; the tree's default (KSRC_FEAT_FIXED_x,
+ * from its features.h) for the others. */
+#define sched_feat(x) (((ksrc_tunables.features & KSRC_FEAT_##x) != 0) || KSRC_FEAT_FIXED_##x)
 
 /* ---- a flat hierarchy: task entities on the root cfs_rq (no FAIR_GROUP_SCHED) --- */
 #define for_each_sched_entity(se) for (; se; se = NULL)
@@ -108,6 +133,11 @@ static inline void add_nr_running(struct rq *rq, unsigned count) { rq->nr_runnin
 static inline void sub_nr_running(struct rq *rq, unsigned count) { rq->nr_running -= count; }
 static inline int task_on_rq_queued(struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
 static inline int task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
+static inline int task_current_donor(struct rq *rq, struct task_struct *p) { return rq->donor == p; }
+/* Lazy preemption is a preemption model's choice; ours reschedules at once (§19). */
+static inline void resched_curr_lazy(struct rq *rq) { resched_curr(rq); }
+/* Every task is fair: p->sched_class stays NULL, the address of this "class". */
+#define fair_sched_class (*(const struct sched_class *)0)
 /* core.c wakeup_preempt(): written in harness.c (the driver's semantics). */
 static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags);
 static inline void __block_task(struct rq *rq, struct task_struct *p) {
@@ -115,7 +145,26 @@ static inline void __block_task(struct rq *rq, struct task_struct *p) {
 }
 #define jiffies 0UL
 
+/* ---- lists (the rq's cfs_tasks, for load balancing we do not model) ------------ */
+static inline void list_add(struct list_head *entry, struct list_head *head) {
+  entry->next = head->next;
+  entry->prev = head;
+  head->next->prev = entry;
+  head->next = entry;
+}
+static inline void list_del_init(struct list_head *entry) {
+  entry->prev->next = entry->next;
+  entry->next->prev = entry->prev;
+  entry->next = entry->prev = entry;
+}
+
 /* ---- stubs: PELT, cgroups, bandwidth, schedstats, tracing, cpufreq, dl_server --- */
+static inline u32 get_pelt_divider(struct sched_avg *avg) { return 47742 - 1024 + avg->period_contrib; }
+static inline long se_weight(struct sched_entity *se) { return scale_load_down(se->load.weight); }
+#define trace_sched_stat_runtime(...) do { } while (0)
+#define account_group_exec_runtime(p, d) do { } while (0)
+#define cgroup_account_cputime(p, d) do { } while (0)
+#define raw_spin_lock_init(l) do { } while (0)
 #define UPDATE_TG 0x1
 #define SKIP_AGE_LOAD 0x2
 #define DO_ATTACH 0x4

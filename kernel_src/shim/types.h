@@ -40,12 +40,28 @@ struct load_weight {
   u32 inv_weight;
 };
 
+struct list_head {
+  struct list_head *next, *prev;
+};
+
+/* PELT's per-entity average: the fields reweight_entity rescales (never read back). */
+struct sched_avg {
+  u64 load_sum, runnable_sum;
+  u32 util_sum, period_contrib;
+  unsigned long load_avg, runnable_avg, util_avg;
+};
+
+/* One layout for every tree (the C++ driver reads it): the union of the fields the
+ * supported trees use, each under its own name. `vprot` is a macro of kernel.h naming
+ * one of two places: vlag's storage (trees that keep them in a union) or its own. */
 struct sched_entity {
   struct load_weight load;
   struct rb_node run_node;
   u64 deadline;
   u64 min_vruntime; /* augmented: subtree minimum */
   u64 min_slice;    /* augmented: subtree minimum (one-field callbacks: may go stale) */
+  u64 max_slice;    /* augmented: subtree maximum (7.0 and later) */
+  struct list_head group_node;
   unsigned char on_rq;
   unsigned char sched_delayed;
   unsigned char rel_deadline;
@@ -54,24 +70,43 @@ struct sched_entity {
   u64 sum_exec_runtime;
   u64 prev_sum_exec_runtime;
   u64 vruntime;
-  s64 vlag; /* in 6.12 also the slice-protection stash while curr */
+  union {
+    s64 vlag; /* in 6.12 also the slice-protection stash while curr */
+    u64 ksrc_vprot_in_vlag;
+  };
+  u64 ksrc_vprot_own;
   u64 slice;
+  struct sched_avg avg;
 };
 
 struct cfs_rq {
   struct load_weight load;
-  unsigned int nr_running;
+  unsigned int nr_running; /* nr_queued from 6.13 */
+  unsigned int nr_queued;
   unsigned int h_nr_queued;
   unsigned int h_nr_runnable;
+  unsigned int h_nr_idle;
   unsigned int idle_nr_running;
   unsigned int idle_h_nr_running;
   unsigned int h_nr_delayed;
-  s64 avg_vruntime;
-  u64 avg_load;
+  s64 avg_vruntime; /* sum_w_vruntime from 7.0 */
+  u64 avg_load;     /* sum_weight from 7.0 */
+  s64 sum_w_vruntime;
+  u64 sum_weight;
+  unsigned int sum_shift;  /* 7.1: the sums' weights are shifted down by it */
   u64 zero_vruntime;
+  u64 min_vruntime;        /* v0 before 6.19 (6.12.y has zero_vruntime) */
   struct rb_root_cached tasks_timeline;
   struct sched_entity *curr;
   struct sched_entity *next;
+  struct {
+    int lock;
+  } removed;
+};
+
+struct rq_flags;
+struct sched_class {
+  int unused;
 };
 
 /* Policies the wakeup check tests (SCHED_NORMAL only in traces). */
@@ -87,6 +122,7 @@ struct task_struct {
   int on_rq;
   int cpu;
   unsigned in_iowait;     /* read for cpufreq only */
+  const struct sched_class *sched_class; /* NULL: &fair_sched_class (kernel.h) */
   struct rq *rq;          /* task_rq(p) */
   int index;              /* the driver's task index */
 };
@@ -95,6 +131,8 @@ struct rq {
   struct cfs_rq cfs; /* first: rq_of() by container_of */
   unsigned int nr_running;
   struct task_struct *curr; /* NULL: the idle task */
+  struct task_struct *donor; /* proxy execution's scheduling context: curr here */
+  struct list_head cfs_tasks;
   u64 clock_task;
   int cpu;
   int need_resched; /* TIF_NEED_RESCHED of rq->curr (or of idle) */
@@ -112,6 +150,7 @@ enum {
   DEQUEUE_SPECIAL = 0x10,
   DEQUEUE_MIGRATING = 0x100,
   DEQUEUE_DELAYED = 0x200,
+  DEQUEUE_THROTTLE = 0x20000,
 };
 enum {
   ENQUEUE_WAKEUP = 0x01,
@@ -125,7 +164,7 @@ enum {
   ENQUEUE_MIGRATING = 0x100,
   ENQUEUE_DELAYED = 0x200,
 };
-enum { WF_EXEC = 0x02, WF_FORK = 0x04, WF_TTWU = 0x08, WF_SYNC = 0x10, WF_MIGRATED = 0x20 };
+enum { WF_EXEC = 0x02, WF_FORK = 0x04, WF_TTWU = 0x08, WF_SYNC = 0x10, WF_MIGRATED = 0x20, WF_RQ_SELECTED = 0x80 };
 
 /* The sched_features the extracted code reads, as bits of ksrc_tunables.features. */
 enum {
@@ -145,6 +184,8 @@ enum {
  * machine: the harness installs a machine's tunables before each call into it. */
 struct ksrc_tunables {
   u64 sysctl_sched_base_slice;
+  u64 normalized_sysctl_sched_base_slice;
+  u64 sysctl_sched_migration_cost;
   u64 tick_nsec;
   unsigned features;
 };

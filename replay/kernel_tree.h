@@ -1,0 +1,20 @@
+// `--kernel-tree DIR`: which kernel tree's fair.c the kernel-src model runs in this
+// process (kernel_src/tree_build.h), chosen once by the command line.
+#pragma once
+
+#include <string>
+
+namespace eevdf::replay {
+
+struct KernelTreeChoice {
+  std::string version;   // the tree's release
+  std::string hash;      // its build's content hash
+  bool from_cache = false;
+  std::string error;     // "" when loaded; else "where: message" (bad input, exit 2)
+};
+
+// Builds or finds the tree's kernel-src model and selects it for every kernel-src
+// machine made afterwards.
+KernelTreeChoice select_kernel_tree(const std::string& dir);
+
+}  // namespace eevdf::replay
