@@ -102,7 +102,7 @@ const char* const kCompileFlags =
 // the extracted code back), and the function it is in.
 TreeError compile_error(const fs::path& tree, const std::string& log, const fs::path& log_path) {
   static const std::regex error_line(R"((^|\n)([^:\n]+):(\d+):\d+: error: ([^\n]*))");
-  static const std::regex in_function(R"(In function [‘'`]([A-Za-z_0-9]+)[’'`])");
+  static const std::regex in_function(R"(In function (?:‘|'|`)([A-Za-z_0-9]+)(?:’|'|`))");
   std::smatch m;
   if (!std::regex_search(log, m, error_line))
     return TreeError{tree.string(), "the C compiler failed (log: " + log_path.string() + ")"};
