@@ -31,6 +31,7 @@ _Noreturn void ksrc_oops(const char *why) {
     jmp_buf escape;                        \
     if (setjmp(escape) != 0) {             \
       ksrc_escape = NULL;                  \
+      ksrc_in_pick_next_entity = 0;        \
       on_oops;                             \
     }                                      \
     ksrc_escape = &escape;                 \
@@ -38,7 +39,6 @@ _Noreturn void ksrc_oops(const char *why) {
     ksrc_escape = NULL;                    \
   } while (0)
 
-static _Thread_local int ksrc_in_pick_task; /* inside pick_task_fair() */
 
 /* The extracted tree: a prototype of every function, then the items (the functions the
  * harness wraps below are renamed ksrc_real_<name> there). */
@@ -52,10 +52,13 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int fla
   if (ksrc_hooks.placed) ksrc_hooks.placed(cfs_rq, se, flags);
 }
 
-/* pick_next_entity() reads se->sched_delayed at once; the wakeup check only compares. */
+/* pick_next_entity() reads se->sched_delayed of what pick_eevdf() returned at once:
+ * NULL there is the real code's NULL dereference. The wakeup check of most trees
+ * calls pick_eevdf() itself and only compares; 7.1's goes through pick_next_entity(). */
+static _Thread_local int ksrc_in_pick_next_entity;
 static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_entity *se) {
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
-  if (!se && ksrc_in_pick_task)
+  if (!se && ksrc_in_pick_next_entity)
     ksrc_oops(KSRC_OOPS_NULL_PICK ": pick_eevdf() found nothing eligible");
   return se;
 }
@@ -68,13 +71,28 @@ static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
   return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq));
 }
 #endif
+#if KSRC_NARGS_pick_next_entity == 3
+static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect) {
+  ksrc_in_pick_next_entity = 1;
+  struct sched_entity *se = ksrc_real_pick_next_entity(rq, cfs_rq, protect);
+  ksrc_in_pick_next_entity = 0;
+  return se;
+}
+#else
+static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq) {
+  ksrc_in_pick_next_entity = 1;
+  struct sched_entity *se = ksrc_real_pick_next_entity(rq, cfs_rq);
+  ksrc_in_pick_next_entity = 0;
+  return se;
+}
+#endif
 
 static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight) {
   ksrc_real_reweight_entity(cfs_rq, se, weight);
   if (ksrc_hooks.reweighted) ksrc_hooks.reweighted(cfs_rq, se, weight);
 }
 
-/* core.c wakeup_preempt(): the fair hook under a fair curr (renamed in 6.19); an idle
+/* core.c wakeup_preempt(): the fair hook under a fair curr (renamed in 7.0); an idle
  * CPU (the idle class is below fair) reschedules. */
 static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags) {
 #if KSRC_HAS_wakeup_preempt_fair
@@ -119,13 +137,11 @@ static bool ksrc_dequeue_task_fair(struct rq *rq, struct task_struct *p, int fla
 }
 static struct task_struct *ksrc_pick_task_fair(struct rq *rq) {
   struct task_struct *next = NULL;
-  ksrc_in_pick_task = 1;
 #if KSRC_NARGS_pick_task_fair == 2
-  KSRC_GUARDED(next = pick_task_fair(rq, NULL), ksrc_in_pick_task = 0; return NULL);
+  KSRC_GUARDED(next = pick_task_fair(rq, NULL), return NULL);
 #else
-  KSRC_GUARDED(next = pick_task_fair(rq), ksrc_in_pick_task = 0; return NULL);
+  KSRC_GUARDED(next = pick_task_fair(rq), return NULL);
 #endif
-  ksrc_in_pick_task = 0;
   return next;
 }
 static void ksrc_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev) {
@@ -156,6 +172,18 @@ static void ksrc_prio_changed_fair(struct rq *rq, struct task_struct *p, int old
 }
 static int ksrc_entity_eligible(struct cfs_rq *cfs_rq, struct sched_entity *se) { return entity_eligible(cfs_rq, se); }
 static bool ksrc_protect_slice(struct sched_entity *se) { return protect_slice(se); }
+/* avg_vruntime() of the tree's code on a copy of the runqueue: V as the tree computes
+ * it, without the re-base of v0 some trees do inside it. */
+static u64 ksrc_avg_vruntime(struct rq *rq) {
+  struct rq copy = *rq;
+  const char *oops = ksrc_oops_reason;
+  const unsigned long warnings = ksrc_warnings;
+  u64 v = 0;
+  KSRC_GUARDED(v = avg_vruntime(&copy.cfs), v = 0);
+  ksrc_oops_reason = oops;
+  ksrc_warnings = warnings;
+  return v;
+}
 
 /* ---- the observation (observe.h) ---------------------------------------------- */
 /* The tree's field names and shape, from what its code uses (ksrc_config.h). */
@@ -281,15 +309,7 @@ static void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
   out->sum_shift = 0;
 #endif
   out->v0 = cfs_rq->KSRC_CFS_V0;
-  {
-    /* Neither a warning nor a crash of this read counts: only the events' do. */
-    struct rq copy = *rq;
-    const char *oops = ksrc_oops_reason;
-    const unsigned long warnings = ksrc_warnings;
-    KSRC_GUARDED(out->V = avg_vruntime(&copy.cfs), out->V = 0);
-    ksrc_oops_reason = oops;
-    ksrc_warnings = warnings;
-  }
+  out->V = ksrc_avg_vruntime(rq);
   out->n = 0;
   bool curr_in_tree = false;
   for (struct rb_node *node = rb_first_cached(&cfs_rq->tasks_timeline); node && out->n < out->capacity;
@@ -333,6 +353,7 @@ static const struct ksrc_api ksrc_api_table = {
     .prio_changed_fair = ksrc_prio_changed_fair,
     .entity_eligible = ksrc_entity_eligible,
     .protect_slice = ksrc_protect_slice,
+    .avg_vruntime = ksrc_avg_vruntime,
     .observe = ksrc_observe,
 };
 

@@ -51,6 +51,8 @@ struct ksrc_api {
   /* Pure reads: no state changes (avg_vruntime is not among them: it moves v0). */
   int (*entity_eligible)(struct cfs_rq *cfs_rq, struct sched_entity *se);
   bool (*protect_slice)(struct sched_entity *se);
+  /* avg_vruntime() on a copy of the runqueue (neither its warnings nor a crash count). */
+  u64 (*avg_vruntime)(struct rq *rq);
   /* The runqueue as observe.h describes it (pure; out->entities has out->capacity room). */
   void (*observe)(struct rq *rq, struct ksrc_obs_rq *out);
 };

@@ -392,13 +392,13 @@ std::string Machine::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns) {
   c::rq& rq = *p.rq;
   const bool queued = p.on_rq == c::TASK_ON_RQ_QUEUED;
   const bool is_running = running(pi);
-  if (queued) api_->dequeue_task_fair(&rq, &p, c::DEQUEUE_SAVE | c::DEQUEUE_NOCLOCK);
+  if (queued) api_->dequeue_task_fair(&rq, &p, c::DEQUEUE_SAVE | c::DEQUEUE_MOVE | c::DEQUEUE_NOCLOCK);
   if (is_running) api_->put_prev_entity(&rq.cfs, &p.se);
   p.se.custom_slice = slice_ns != 0;
   p.se.slice = slice_ns != 0 ? model::clamp_custom_slice(slice_ns) : cfg_.sysctl_base_slice;
   const c::load_weight lw = weight_of(extra(pi).nice);
   api_->reweight_task_fair(&rq, &p, &lw);
-  if (queued) api_->enqueue_task_fair(&rq, &p, c::ENQUEUE_RESTORE | c::ENQUEUE_NOCLOCK);
+  if (queued) api_->enqueue_task_fair(&rq, &p, c::ENQUEUE_RESTORE | c::ENQUEUE_MOVE | c::ENQUEUE_NOCLOCK);
   if (is_running) api_->set_next_entity(&rq.cfs, &p.se, 0);
   schedule_pending();
   return {};
@@ -429,25 +429,8 @@ std::string Machine::exit(std::uint64_t t, int pi) {
   return {};
 }
 
-// §4.1 as 6.12.117 computes it, without the re-base: with tree weight W, V = v0 +
-// floor(S'/W') (curr counted when on_rq); with an empty tree, an on_rq curr's vruntime;
-// else v0.
-std::uint64_t Machine::avg_vruntime_of(int cpu) const {
-  const c::cfs_rq& cfs = rq(cpu).cfs;
-  const c::sched_entity* curr = cfs.curr != nullptr && cfs.curr->on_rq != 0 ? cfs.curr : nullptr;
-  if (cfs.avg_load == 0) return curr != nullptr ? curr->vruntime : cfs.zero_vruntime;
-  std::uint64_t runtime = static_cast<std::uint64_t>(cfs.avg_vruntime);  // wrap-around sums
-  std::uint64_t weight = cfs.avg_load;
-  if (curr != nullptr) {
-    const std::uint64_t w = model::scale_load_down(curr->load.weight);
-    runtime += (curr->vruntime - cfs.zero_vruntime) * w;
-    weight += w;
-  }
-  const auto divisor = static_cast<std::int32_t>(weight);  // div_s64's s32 divisor
-  if (static_cast<std::int64_t>(runtime) < 0) runtime -= static_cast<std::uint64_t>(divisor - 1);  // floor
-  const std::int64_t delta = static_cast<std::int64_t>(runtime) / divisor;
-  return cfs.zero_vruntime + static_cast<std::uint64_t>(delta);
-}
+// V as the tree's own avg_vruntime() computes it, on a copy of the runqueue.
+std::uint64_t Machine::avg_vruntime_of(int cpu) const { return api_->avg_vruntime(const_cast<c::rq*>(&rq(cpu))); }
 
 bool Machine::eligible(int p) const {
   c::rq& r = const_cast<c::rq&>(rq(task(p).cpu));  // entity_eligible only reads

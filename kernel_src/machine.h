@@ -65,7 +65,8 @@ class Machine {
   std::string yield(std::uint64_t t, int p);
   std::string exit(std::uint64_t t, int p);
 
-  // Views. None calls avg_vruntime(), which moves v0 in 6.12.
+  // Views. None changes the state (avg_vruntime(), which moves v0 in some trees, runs
+  // on a copy).
   int ncpus() const { return static_cast<int>(cpus_.size()); }
   int ntasks() const { return static_cast<int>(extra_.size()); }
   int task_index(int id) const;
@@ -78,8 +79,8 @@ class Machine {
   std::uint64_t now() const { return now_; }
   // The kernel release of the tree this machine runs.
   const char* kernel_version() const { return api_->kernel_version; }
-  // V of a runqueue as avg_vruntime() would return it, without re-basing v0 (§4.1:
-  // v0 + floor(S/W), curr counted when on_rq; curr's vruntime when it is alone).
+  // V of a runqueue as the tree's avg_vruntime() returns it, run on a copy so that v0
+  // is not re-based (§4.1).
   std::uint64_t avg_vruntime_of(int cpu) const;
   bool eligible(int p) const;        // entity_eligible (pure)
   bool protected_slice(int p) const;  // running and protect_slice() (vlag == deadline)

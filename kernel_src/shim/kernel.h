@@ -11,6 +11,11 @@
 
 #include "kernel_src/shim/types.h"
 
+/* ---- our configuration: a 64-bit kernel with 128-bit arithmetic (x86-64, arm64),
+ * as the extractor assumes for the top-level conditions (closure.h) ------------- */
+#define CONFIG_64BIT 1
+#define CONFIG_ARCH_SUPPORTS_INT128 1
+
 /* ---- compiler and generic helpers ------------------------------------------- */
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -163,7 +168,7 @@ static inline u32 get_pelt_divider(struct sched_avg *avg) { return 47742 - 1024 
 static inline long se_weight(struct sched_entity *se) { return scale_load_down(se->load.weight); }
 #define trace_sched_stat_runtime(...) do { } while (0)
 #define account_group_exec_runtime(p, d) do { } while (0)
-#define cgroup_account_cputime(p, d) do { } while (0)
+static inline void cgroup_account_cputime(struct task_struct *p, s64 d) { (void)p; (void)d; }
 #define raw_spin_lock_init(l) do { } while (0)
 #define UPDATE_TG 0x1
 #define SKIP_AGE_LOAD 0x2
