@@ -233,21 +233,6 @@ struct Saved {
   std::string crash_path;
 };
 
-// Writes the text under `dir`, never over an existing file; the path, or "" on error.
-std::string write_new(const std::string& dir, const std::string& property, const std::string& text) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  for (int attempt = 0; attempt < 1000; ++attempt) {  // bounded: 1000 same-named files is a bug
-    const std::string path = (std::filesystem::path(dir) / runner::saved_trace_name(property, text, attempt)).string();
-    if (std::filesystem::exists(path)) continue;
-    std::ofstream out(path);
-    if (!out) return "";
-    out << text;
-    return out ? path : "";
-  }
-  return "";
-}
-
 std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, const runner::Result& r) {
   std::vector<Saved> saved;
   for (const runner::FirstViolation& v : runner::failures(r, o.strict)) {
@@ -256,14 +241,14 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
     const runner::Shrunk s = runner::shrink_failure(o, v, f.shrink_seconds);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o), o.kernel_src);
-    const std::string path = write_new(f.corpus_dir, v.property, text);
+    const std::string path = runner::write_new_trace(f.corpus_dir, v.property, text);
     if (path.empty()) std::cerr << fmt::format("{}: cannot write the saved trace\n", f.corpus_dir);
     saved.push_back({v, path, s.stats.events_before, s.stats.events_after, s.stats.stopped_because, seconds, "", ""});
     if (s.stats.internal_error_trace) {  // never "does not fail" in silence: saved as a crash of its own
       const std::string crash = runner::crash_trace_text(*s.stats.internal_error_trace, v, s.stats.internal_error,
                                                          o.seed, command_line(f, o));
       saved.back().crash_error = s.stats.internal_error;
-      saved.back().crash_path = write_new(f.corpus_dir, "internal-error", crash);
+      saved.back().crash_path = runner::write_new_trace(f.corpus_dir, "internal-error", crash);
       std::cerr << fmt::format("eevdf-check: internal error on a shrink candidate of trace {} ({}): {}\n  saved {}\n"
                                "  eevdf-check replay {}{}\n",
                                v.index, v.property, s.stats.internal_error, saved.back().crash_path,

@@ -1,0 +1,30 @@
+// The judge of `eevdf-check diff` (tree against tree): a candidate fails when two
+// implementations of the fair class, in lockstep on it, differ after some event
+// (replay/implementation_lockstep.h). Beside differential.h's judges of the catalogue's
+// differential properties; this one is no property of the catalogue (a patched tree
+// may change behaviour on purpose), so its target names the kind alone and its
+// judge carries the two implementations. Available when the build has kernel-src.
+#pragma once
+
+#include <string_view>  // the kind's name
+
+#include "shrinkers/shrink.h"
+
+#ifdef EEVDF_HAVE_KERNEL_SRC
+#include "replay/implementation.h"
+#endif
+
+namespace eevdf::shrinkers {
+
+// The target kind (Target::property) and the saved traces' name: two implementations
+// differ on the trace.
+inline constexpr std::string_view kImplementationsDiffer = "implementations_differ";
+
+#ifdef EEVDF_HAVE_KERNEL_SRC
+// Fails when `a` and `b` differ after some event of the candidate (the comparison
+// stops where both crash alike or a reference overflows: nothing after that counts);
+// illegal events, for `a`, are skipped on request.
+Judge implementations_differ_judge(const replay::ImplementationFactory& a, const replay::ImplementationFactory& b);
+#endif
+
+}  // namespace eevdf::shrinkers
