@@ -217,7 +217,8 @@ Run add_diff(CLI::App& app) {
   cmd->add_option("--inject", f->injections, "With --against reference: switch on a historical bug in the reference (docs/INJECTIONS.md); repeatable")
       ->check(CLI::IsMember(replay::vocabulary().injections))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
-      ->expected(1);
+      ->expected(1)
+      ->allow_extra_args(false);
   cmd->add_option("--seed", f->o.seed, "Campaign seed (default 1)");
   cmd->add_option("--traces", f->o.traces, "Generated traces (default 200)")->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
   cmd->add_option("--jobs", f->o.jobs, "Threads (the result does not depend on it)")->check(CLI::Range(1, 1024));

@@ -156,6 +156,15 @@ bool ksrc_protect_slice(struct sched_entity *se) { return protect_slice(se); }
 #ifndef KSRC_CFS_V0
 #define KSRC_CFS_V0 zero_vruntime
 #endif
+/* observe.h's shape bits again, for the preprocessor: `#if KSRC_SHAPE & KSRC_SHAPE_X`
+ * would read an enumerator as 0 and leave out every field the tree has. */
+#define KSRC_SHAPE_ZERO_VRUNTIME (1u << 0)
+#define KSRC_SHAPE_VPROT (1u << 1)
+#define KSRC_SHAPE_VPROT_IN_VLAG (1u << 2)
+#define KSRC_SHAPE_MIN_SLICE (1u << 3)
+#define KSRC_SHAPE_MAX_SLICE (1u << 4)
+#define KSRC_SHAPE_SUM_SHIFT (1u << 5)
+#define KSRC_SHAPE_H_NR_DELAYED (1u << 6)
 #ifndef KSRC_SHAPE
 #define KSRC_SHAPE (KSRC_SHAPE_ZERO_VRUNTIME | KSRC_SHAPE_MIN_SLICE | KSRC_SHAPE_H_NR_DELAYED)
 #endif

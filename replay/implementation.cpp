@@ -45,8 +45,8 @@ class ReferenceImplementation final : public Implementation {
  public:
   using Machine = kernel_src::Reference612;
 
-  ReferenceImplementation(const model::Config& config, const std::vector<model::TaskSpec>& specs)
-      : m_(config, specs), hooks_(m_, nullptr) {
+  ReferenceImplementation(const model::Config& config, const std::vector<model::TaskSpec>& specs, std::string name)
+      : m_(config, specs), hooks_(m_, nullptr), name_(std::move(name)) {
     m_.set_observer(&hooks_);
   }
 
@@ -70,7 +70,11 @@ class ReferenceImplementation final : public Implementation {
     const auto& t = m_.tasks().at(static_cast<std::size_t>(p));
     return {t.id, m_.state_of(t), t.cpu};
   }
-  RunqueueDump runqueue(int cpu) const override { return runqueue_dump(m_, cpu); }
+  RunqueueDump runqueue(int cpu) const override {
+    RunqueueDump d = runqueue_dump(m_, cpu);
+    d.source = name_;
+    return d;
+  }
   std::vector<kernel_src::HookCall> take_calls() override { return std::exchange(hooks_.calls, {}); }
   std::string last_warning() const override { return ""; }
   bool warns_like_kernel_src() const override { return false; }
@@ -80,6 +84,7 @@ class ReferenceImplementation final : public Implementation {
  private:
   Machine m_;
   kernel_src::ReferenceHooks hooks_;
+  std::string name_;
   std::string oops_;
   bool overflowed_ = false;
 };
@@ -102,10 +107,13 @@ ImplementationFactory kernel_src_implementation(MachineFactory machines, std::st
 ImplementationFactory reference_implementation(std::vector<std::string> injections) {
   for (const std::string& name : injections)
     EEVDF_ASSERT(model::injection_by_name(name).has_value(), "unknown injection " + name);
-  return [injections = std::move(injections)](const model::Config& config, const std::vector<model::TaskSpec>& specs) {
+  std::string title = "reference 6.12";
+  for (const std::string& name : injections) title += " +" + name;
+  return [injections = std::move(injections), title](const model::Config& config,
+                                                      const std::vector<model::TaskSpec>& specs) {
     model::Config c = config;
     for (const std::string& name : injections) c.injections.set(*model::injection_by_name(name));
-    return std::unique_ptr<Implementation>(std::make_unique<ReferenceImplementation>(c, specs));
+    return std::unique_ptr<Implementation>(std::make_unique<ReferenceImplementation>(c, specs, title));
   };
 }
 

@@ -60,7 +60,8 @@ MachineFactory builtin_machine_factory();
 // kernel-src machines of `machines`, dumps titled `name`.
 ImplementationFactory kernel_src_implementation(MachineFactory machines, std::string name);
 // The reference model's 6.12 profile in the kernel arithmetic, the `injections` added
-// to every trace's own (model/injections.h names); titled "reference 6.12".
+// to every trace's own (model/injections.h names); titled "reference 6.12", with
+// " +<injection>" for each.
 ImplementationFactory reference_implementation(std::vector<std::string> injections = {});
 
 }  // namespace eevdf::replay

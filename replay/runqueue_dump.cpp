@@ -119,16 +119,16 @@ void compare_entity(Compare& c, const std::string& where, const EntityDump& a, c
   c.check(where, "curr", a.is_curr, b.is_curr);
   c.check(where, "on_rq", a.on_rq, b.on_rq);
   c.check(where, "sched_delayed", a.sched_delayed, b.sched_delayed);
-  c.check(where, "rel_deadline", a.rel_deadline, b.rel_deadline);
-  c.check(where, "custom_slice", a.custom_slice, b.custom_slice);
-  c.check(where, "eligible", a.eligible, b.eligible);
-  c.check(where, "vruntime", a.vruntime, b.vruntime);
-  c.check(where, "deadline", a.deadline, b.deadline);
-  c.check(where, "vlag", a.vlag, b.vlag);
-  c.check(where, "vprot", a.vprot, b.vprot);
-  c.check(where, "slice", a.slice, b.slice);
   c.check(where, "load.weight", a.weight, b.weight);
   c.check(where, "load.inv_weight", a.inv_weight, b.inv_weight);
+  c.check(where, "slice", a.slice, b.slice);
+  c.check(where, "custom_slice", a.custom_slice, b.custom_slice);
+  c.check(where, "vruntime", a.vruntime, b.vruntime);
+  c.check(where, "deadline", a.deadline, b.deadline);
+  c.check(where, "rel_deadline", a.rel_deadline, b.rel_deadline);
+  c.check(where, "vlag", a.vlag, b.vlag);
+  c.check(where, "vprot", a.vprot, b.vprot);
+  c.check(where, "eligible", a.eligible, b.eligible);  // derived from the values above and V
   if (a.augmented && b.augmented) {
     c.check(where, "min_vruntime (subtree)", a.min_vruntime, b.min_vruntime);
     c.check(where, "min_slice (subtree)", a.min_slice, b.min_slice);
@@ -151,14 +151,8 @@ std::string first_runqueue_difference(const RunqueueDump& a, const RunqueueDump&
   c.check(where, "h_nr_runnable", a.h_nr_runnable, b.h_nr_runnable);
   if (a.has(KSRC_SHAPE_H_NR_DELAYED) && b.has(KSRC_SHAPE_H_NR_DELAYED))
     c.check(where, "h_nr_delayed", a.h_nr_delayed, b.h_nr_delayed);
-  c.check(where, "load.weight", a.load_weight, b.load_weight);
-  c.check(where, sum_name(a.shape), a.sum_w_vruntime, b.sum_w_vruntime);
-  c.check(where, sum_weight_name(a.shape), a.sum_weight, b.sum_weight);
-  c.check(where, "sum_shift", a.sum_shift, b.sum_shift);
-  c.check(where, v0_name(a.shape), a.v0, b.v0);
-  c.check(where, "V", a.V, b.V);
-  // Entity by entity in task order: the tree's order is compared through the
-  // deadlines and vruntimes it is keyed by.
+  // Entity by entity in task order (the tree's order is compared through the deadlines
+  // and vruntimes it is keyed by).
   const auto ea = by_task(a), eb = by_task(b);
   auto ia = ea.begin(), ib = eb.begin();
   while (c.out.empty() && (ia != ea.end() || ib != eb.end())) {
@@ -171,6 +165,13 @@ std::string first_runqueue_difference(const RunqueueDump& a, const RunqueueDump&
       ++ia, ++ib;
     }
   }
+  // The sums, v0 and V after the entities they are made of: a differing entity is the cause.
+  c.check(where, "load.weight", a.load_weight, b.load_weight);
+  c.check(where, sum_name(a.shape), a.sum_w_vruntime, b.sum_w_vruntime);
+  c.check(where, sum_weight_name(a.shape), a.sum_weight, b.sum_weight);
+  c.check(where, "sum_shift", a.sum_shift, b.sum_shift);
+  c.check(where, v0_name(a.shape), a.v0, b.v0);
+  c.check(where, "V", a.V, b.V);
   return c.out;
 }
 
