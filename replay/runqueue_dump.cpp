@@ -96,6 +96,15 @@ nlohmann::json runqueue_json(const RunqueueDump& d) {
   return j;
 }
 
+int report_cpu(int violation_cpu, int violation_task, const trace::Event* event,
+               const std::function<int(int)>& cpu_of_task) {
+  if (violation_cpu >= 0) return violation_cpu;
+  if (violation_task != 0) return cpu_of_task(violation_task);
+  if (event == nullptr) return -1;
+  if (event->cpu) return *event->cpu;
+  return event->task != 0 ? cpu_of_task(event->task) : -1;
+}
+
 namespace {
 
 struct Compare {

@@ -6,13 +6,15 @@
 // virtual times modulo 2^64, vlag as its s64. Format: docs/RUN.md, "The runqueue dump".
 #pragma once
 
-#include <cstdint>  // kernel values
+#include <cstdint>     // kernel values
+#include <functional>  // the task lookup
 #include <string>   // the text
 #include <vector>   // entities
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "kernel_src/observation.h"  // KSRC_SHAPE_* (plain C constants, no kernel code)
+#include "trace/trace.h"
 
 namespace eevdf::replay {
 
@@ -70,6 +72,12 @@ const char* v0_name(unsigned shape);          // "zero_vruntime" or "min_vruntim
 std::string format_runqueue(const RunqueueDump& d, const std::string& indent = "  ");
 // The same as JSON (the kernel's names as keys).
 nlohmann::json runqueue_json(const RunqueueDump& d);
+
+// The CPU a report dumps: the violation's own, else its task's, else the event's
+// (`cpu=`, else its task's); -1 when none is known. `cpu_of_task(id)` is the task's CPU
+// in the implementation (-1: undeclared).
+int report_cpu(int violation_cpu, int violation_task, const trace::Event* event,
+               const std::function<int(int)>& cpu_of_task);
 
 // The first field where two dumps of the same CPU differ, entity by entity in task
 // order, as "CPU 0: task 3: vruntime: A 123, B 124"; "" when equal. The source and
