@@ -39,9 +39,12 @@ struct TreeDiffFlags {
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 
+// The built-in kernel-src's release, as the reference's profile and the traces' name it.
+constexpr const char* kBuiltinProfile = "6.12";
+
 // One side from its flag: `builtin` (the kernel-src this program was built with) or
-// `reference` (B only: the reference's profile of the same release, 6.12). Sets
-// `name` and returns the factory; "" in `error` unless the flag is wrong.
+// `reference` (B only: the reference's profile of the same release). Sets `name` and
+// returns the factory; "" in `error` unless the flag is wrong.
 replay::ImplementationFactory side(const std::string& spec, bool may_be_reference,
                                    const std::vector<std::string>& injections, std::string& name, std::string& error) {
   if (spec == "builtin") {
@@ -51,7 +54,7 @@ replay::ImplementationFactory side(const std::string& spec, bool may_be_referenc
   if (spec == "reference" && may_be_reference) {
     name = "reference 6.12";
     for (const std::string& i : injections) name += " +" + i;
-    return replay::reference_implementation(injections);
+    return replay::reference_implementation(kBuiltinProfile, injections);
   }
   error = fmt::format("`{}`: this build runs the kernel-src it was built with (`builtin`, {}){}", spec,
                       replay::kernel_src_version(), may_be_reference ? " or `reference`" : "");
@@ -121,7 +124,7 @@ std::string saved_text(const trace::Trace& shrunk, const runner::FirstDifference
   return trace::to_text(t);
 }
 
-int run(const TreeDiffFlags& f) {
+int run(TreeDiffFlags f) {
   if (f.against.empty()) {
     std::cerr << "diff: --against is required (a tree, or `reference`)\n";
     return 2;
@@ -142,6 +145,7 @@ int run(const TreeDiffFlags& f) {
     return 2;
   }
   if (!f.files.empty()) return diff_files(f, a, b, a_name, b_name);
+  f.o.profile = kBuiltinProfile;
 
   const runner::TreeDiffResult r = runner::run_tree_diff(f.o, a, b);
   nlohmann::json j;
@@ -172,7 +176,7 @@ int run(const TreeDiffFlags& f) {
                              first.line, first.difference);
     std::cerr << fmt::format("shrinking trace {}...\n", first.index);
   }
-  const runner::ShrunkDifference s = runner::shrink_difference(first, a, b, f.shrink_seconds);
+  const runner::ShrunkDifference s = runner::shrink_difference(f.o, first, a, b, f.shrink_seconds);
   const std::string text = saved_text(s.trace, first, f, a_name, b_name);
   std::string path;
   if (!f.no_corpus) {

@@ -41,12 +41,11 @@ class KernelSrcImplementation final : public Implementation {
   std::vector<kernel_src::HookCall> calls_;
 };
 
+template <class P>
 class ReferenceImplementation final : public Implementation {
  public:
-  using Machine = kernel_src::Reference612;
-
   ReferenceImplementation(const model::Config& config, const std::vector<model::TaskSpec>& specs, std::string name)
-      : m_(config, specs), hooks_(m_, nullptr), name_(std::move(name)) {
+      : m_(config, specs), hooks_(m_.tasks(), nullptr), name_(std::move(name)) {
     m_.set_observer(&hooks_);
   }
 
@@ -82,7 +81,7 @@ class ReferenceImplementation final : public Implementation {
   bool overflowed() const override { return overflowed_; }
 
  private:
-  Machine m_;
+  model::Machine<model::KernelArith, P> m_;
   kernel_src::ReferenceHooks hooks_;
   std::string name_;
   std::string oops_;
@@ -104,16 +103,22 @@ ImplementationFactory kernel_src_implementation(MachineFactory machines, std::st
   };
 }
 
-ImplementationFactory reference_implementation(std::vector<std::string> injections) {
+ImplementationFactory reference_implementation(std::string_view profile, std::vector<std::string> injections) {
+  EEVDF_ASSERT(profile == model::profile_6_12::name || profile == model::profile_6_18::name,
+               "no reference profile " + std::string(profile));
   for (const std::string& name : injections)
     EEVDF_ASSERT(model::injection_by_name(name).has_value(), "unknown injection " + name);
-  std::string title = "reference 6.12";
+  std::string title = fmt::format("reference {}", profile);
   for (const std::string& name : injections) title += " +" + name;
-  return [injections = std::move(injections), title](const model::Config& config,
-                                                      const std::vector<model::TaskSpec>& specs) {
+  const bool k612 = profile == model::profile_6_12::name;
+  return [injections = std::move(injections), title, k612](const model::Config& config,
+                                                             const std::vector<model::TaskSpec>& specs) {
     model::Config c = config;
     for (const std::string& name : injections) c.injections.set(*model::injection_by_name(name));
-    return std::unique_ptr<Implementation>(std::make_unique<ReferenceImplementation>(c, specs, title));
+    if (k612)
+      return std::unique_ptr<Implementation>(
+          std::make_unique<ReferenceImplementation<model::profile_6_12>>(c, specs, title));
+    return std::unique_ptr<Implementation>(std::make_unique<ReferenceImplementation<model::profile_6_18>>(c, specs, title));
   };
 }
 

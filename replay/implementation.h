@@ -9,6 +9,7 @@
 #include <functional>  // factories
 #include <memory>      // the implementation
 #include <string>      // names, reasons
+#include <string_view>  // profiles
 #include <vector>      // specs, calls
 
 #include "kernel_src/hook_call.h"
@@ -59,9 +60,9 @@ using MachineFactory =
 MachineFactory builtin_machine_factory();
 // kernel-src machines of `machines`, dumps titled `name`.
 ImplementationFactory kernel_src_implementation(MachineFactory machines, std::string name);
-// The reference model's 6.12 profile in the kernel arithmetic, the `injections` added
-// to every trace's own (model/injections.h names); titled "reference 6.12", with
-// " +<injection>" for each.
-ImplementationFactory reference_implementation(std::vector<std::string> injections = {});
+// The reference model's `profile` ("6.12" or "6.18") in the kernel arithmetic, the
+// `injections` added to every trace's own (model/injections.h names); titled
+// "reference <profile>", with " +<injection>" for each.
+ImplementationFactory reference_implementation(std::string_view profile, std::vector<std::string> injections = {});
 
 }  // namespace eevdf::replay

@@ -19,7 +19,11 @@
 
 namespace eevdf::runner {
 
-generator::Options tree_diff_generator_options() { return kernel_src_generator_options(default_generator_options()); }
+generator::Options tree_diff_generator_options(const std::string& profile) {
+  generator::Options o = kernel_src_generator_options(default_generator_options());
+  o.profile = profile;
+  return o;
+}
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 
@@ -33,9 +37,9 @@ struct TraceDiff {
   FirstDifference first;
 };
 
-TraceDiff diff_trace(std::uint64_t index, std::uint64_t seed, const replay::ImplementationFactory& a,
-                     const replay::ImplementationFactory& b) {
-  generator::Generator gen(seed, tree_diff_generator_options());
+TraceDiff diff_trace(const generator::Options& o, std::uint64_t index, std::uint64_t seed,
+                     const replay::ImplementationFactory& a, const replay::ImplementationFactory& b) {
+  generator::Generator gen(seed, o);
   replay::ImplementationLockstep lock(a, b, replay::make_config(gen.header(), replay::Options{}, "<generated>"),
                                       replay::make_task_specs(gen.header()));
   TraceDiff out;
@@ -60,11 +64,12 @@ TraceDiff diff_trace(std::uint64_t index, std::uint64_t seed, const replay::Impl
 
 TreeDiffResult run_tree_diff(const TreeDiffOptions& options, const replay::ImplementationFactory& a,
                              const replay::ImplementationFactory& b) {
+  const generator::Options o = tree_diff_generator_options(options.profile);
   std::vector<TraceDiff> per_trace(options.traces);
   std::atomic<std::uint64_t> next{0};
   const auto work = [&] {
     for (std::uint64_t i = next++; i < options.traces; i = next++)
-      per_trace[i] = diff_trace(i, trace_seed(options.seed, i), a, b);
+      per_trace[i] = diff_trace(o, i, trace_seed(options.seed, i), a, b);
   };
   std::vector<std::thread> threads;
   for (int j = 1; j < options.jobs; ++j) threads.emplace_back(work);
@@ -117,9 +122,10 @@ DifferenceReport replay_difference(const trace::Trace& t, const std::string& fil
   return r;
 }
 
-ShrunkDifference shrink_difference(const FirstDifference& first, const replay::ImplementationFactory& a,
-                                   const replay::ImplementationFactory& b, double seconds_max) {
-  const trace::Trace failing = generator::generate_trace(first.seed, tree_diff_generator_options());
+ShrunkDifference shrink_difference(const TreeDiffOptions& options, const FirstDifference& first,
+                                   const replay::ImplementationFactory& a, const replay::ImplementationFactory& b,
+                                   double seconds_max) {
+  const trace::Trace failing = generator::generate_trace(first.seed, tree_diff_generator_options(options.profile));
   ShrunkDifference out;
   shrinkers::Budget budget;
   budget.seconds_max = seconds_max;

@@ -1,6 +1,6 @@
 // `eevdf-check diff`: two implementations of the fair class (kernel-src of two trees,
 // or a tree and the reference's matching profile) in lockstep on the generated traces
-// of a campaign (the run's generator under the 6.12 profile, trace k drawn from
+// of a campaign (the run's generator under the trees' profile, trace k drawn from
 // (seed, k) alone), compared after every event (replay/implementation_lockstep.h).
 // The first difference (the lowest trace index, whatever --jobs) is shrunk with the
 // lockstep as judge (shrinkers/implementations_differ.h) and reported with both
@@ -26,6 +26,9 @@ struct TreeDiffOptions {
   std::uint64_t seed = 1;
   std::uint64_t traces = 200;
   int jobs = 1;  // threads; the result never depends on it
+  // The traces' `kernel` profile: the release of the trees under test (its base
+  // slice, and the reference's profile when one side is the reference).
+  std::string profile = "6.12";
 };
 
 // Where a trace first shows the two implementations differing.
@@ -58,9 +61,9 @@ struct DifferenceReport {
   std::uint64_t events = 0;
 };
 
-// The generator settings of the campaign: run's defaults under the 6.12 profile, with
-// what the real code cannot run left out (kernel_src_generator_options).
-generator::Options tree_diff_generator_options();
+// The generator settings of the campaign: run's defaults without what the real code
+// cannot run (kernel_src_generator_options), under `profile`.
+generator::Options tree_diff_generator_options(const std::string& profile);
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 TreeDiffResult run_tree_diff(const TreeDiffOptions& options, const replay::ImplementationFactory& a,
@@ -75,9 +78,10 @@ struct ShrunkDifference {
   trace::Trace trace;
   shrinkers::Stats stats;
 };
-// Regenerates trace `first.index` and shrinks it to a minimal trace on which `a` and
-// `b` still differ.
-ShrunkDifference shrink_difference(const FirstDifference& first, const replay::ImplementationFactory& a,
+// Regenerates trace `first.index` of the campaign `options` and shrinks it to a minimal
+// trace on which `a` and `b` still differ.
+ShrunkDifference shrink_difference(const TreeDiffOptions& options, const FirstDifference& first,
+                                   const replay::ImplementationFactory& a,
                                    const replay::ImplementationFactory& b, double seconds_max);
 #endif
 
