@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "replay/model_config.h"
 #include "replay/replay.h"
 #include "replay/runqueue_dump.h"
 #include "replay/vocabulary.h"
@@ -21,6 +22,10 @@
 #include "trace/error.h"
 #include "trace/reader.h"
 #include "trace/writer.h"
+
+#ifdef EEVDF_HAVE_KERNEL_SRC
+#include "replay/kernel_src_lockstep.h"
+#endif
 
 namespace eevdf::cli {
 namespace {
@@ -92,6 +97,10 @@ int diff_files(const TreeDiffFlags& f, const replay::ImplementationFactory& a, c
       std::ifstream in(file);
       if (!in) throw trace::TraceError({file, 0, 0}, "cannot open file");
       const trace::Trace t = trace::parse_trace(in, file, replay::vocabulary());
+      // The built-in kernel-src runs its own release's traces as the kernel is.
+      if (const auto no = replay::KernelSrcLockstep::why_not_runnable(
+              t.header, replay::make_config(t.header, replay::Options{}, file)))
+        throw trace::TraceError({file, 0, 0}, no->reason, no->hint);
       const runner::DifferenceReport r = runner::replay_difference(t, file, a, b);
       nlohmann::json x = {{"file", file}, {"events", r.events}, {"differ", r.differ}, {"stopped", r.stop}};
       if (r.differ) x["difference"] = report_json(r);

@@ -129,7 +129,7 @@ ShrunkDifference shrink_difference(const TreeDiffOptions& options, const FirstDi
   ShrunkDifference out;
   shrinkers::Budget budget;
   budget.seconds_max = seconds_max;
-  out.trace = shrinkers::shrink(failing, shrinkers::implementations_differ_judge(a, b), budget, &out.stats);
+  out.trace = shrinkers::shrink(failing, shrinkers::implementations_differ_target(a, b), budget, &out.stats);
   return out;
 }
 

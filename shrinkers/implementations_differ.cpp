@@ -3,6 +3,7 @@
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 
+#include "base/assert.h"
 #include "replay/implementation_lockstep.h"
 #include "replay/model_config.h"
 #include "shrinkers/candidate_replay.h"
@@ -10,8 +11,16 @@
 
 namespace eevdf::shrinkers {
 
-Judge implementations_differ_judge(const replay::ImplementationFactory& a, const replay::ImplementationFactory& b) {
-  return [a, b](const trace::Trace& t, bool repair) -> Verdict {
+Target implementations_differ_target(replay::ImplementationFactory a, replay::ImplementationFactory b) {
+  Target t{std::string(kImplementationsDiffer), std::nullopt};
+  t.implementations = std::make_shared<const Implementations>(Implementations{std::move(a), std::move(b)});
+  return t;
+}
+
+Judge implementations_differ_judge(const Target& target) {
+  EEVDF_ASSERT(target.implementations != nullptr, "an implementations_differ target carries its implementations");
+  return [sides = target.implementations](const trace::Trace& t, bool repair) -> Verdict {
+    const auto& [a, b] = *sides;
     try {
       if (!declarations_in_range(t.header)) return {};
       replay::ImplementationLockstep lock(a, b, replay::make_config(t.header, replay::Options{}, kCandidateFile),
