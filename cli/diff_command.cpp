@@ -9,7 +9,6 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli/commands.h"
 #include "replay/model_config.h"
@@ -57,7 +56,7 @@ replay::ImplementationFactory side(const std::string& spec, bool may_be_referenc
     return replay::kernel_src_implementation(replay::builtin_machine_factory(), name);
   }
   if (spec == "reference" && may_be_reference) {
-    name = "reference 6.12";
+    name = fmt::format("reference {}", kBuiltinProfile);
     for (const std::string& i : injections) name += " +" + i;
     return replay::reference_implementation(kBuiltinProfile, injections);
   }
@@ -84,7 +83,8 @@ nlohmann::json report_json(const runner::DifferenceReport& r) {
           {"a", replay::runqueue_json(r.a)}, {"b", replay::runqueue_json(r.b)}};
 }
 
-// The given traces through both: the first one that shows a difference is reported.
+// The given traces through both, each reported with its first difference; the exit
+// code is the worst of them.
 int diff_files(const TreeDiffFlags& f, const replay::ImplementationFactory& a, const replay::ImplementationFactory& b,
                const std::string& a_name, const std::string& b_name) {
   nlohmann::json j;

@@ -71,6 +71,10 @@ RunqueueDump runqueue_dump(const model::Machine<model::KernelArith, P>& m, int c
     e.inv_weight = se.load.inv_weight;
     e.vlag = static_cast<std::int64_t>(low64(se.vlag));
     if (d.has(KSRC_SHAPE_VPROT)) e.vprot = low64(se.vprot);
+    if (d.has(KSRC_SHAPE_VPROT_IN_VLAG)) {  // one storage in the kernel: curr's holds vprot, the others' vlag
+      if (e.is_curr) e.vlag = static_cast<std::int64_t>(e.vprot);
+      else e.vprot = static_cast<std::uint64_t>(e.vlag);
+    }
     return e;
   };
   for (auto* se : cfs.timeline) d.entities.push_back(entity(*se, true));
