@@ -177,6 +177,26 @@ TEST_CASE("the dump names the sums and v0 as the tree does", "[dump]") {
   CHECK(replay::format_runqueue(d).find("min_vruntime 0") != std::string::npos);
 }
 
+TEST_CASE("two dumps: an entity's value is named before the sums and V made of it", "[dump]") {
+  replay::RunqueueDump a;
+  a.shape = replay::KSRC_SHAPE_ZERO_VRUNTIME;
+  a.cpu = 2;
+  replay::EntityDump e;
+  e.task = 7;
+  e.vruntime = 100;
+  a.entities = {e};
+  replay::RunqueueDump b = a;
+  CHECK(replay::first_runqueue_difference(a, b, "A", "B") == "");
+  b.entities[0].vruntime = 101;
+  b.V = 1;
+  b.sum_w_vruntime = 5;
+  CHECK(replay::first_runqueue_difference(a, b, "A", "B") == "CPU 2: task 7: vruntime: A 100, B 101");
+  b.entities[0].vruntime = 100;
+  CHECK(replay::first_runqueue_difference(a, b, "A", "B") == "CPU 2: avg_vruntime: A 0, B 5");
+  b.entities.clear();
+  CHECK(replay::first_runqueue_difference(a, b, "A", "B") == "CPU 2: task 7: on the runqueue in A, not in B");
+}
+
 }  // namespace eevdf::runner
 
 #endif
