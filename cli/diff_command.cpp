@@ -166,11 +166,13 @@ int run(TreeDiffFlags f) {
   j["differing_traces"] = r.differing_traces;
   j["overflow_stops"] = r.overflow_stops;
   j["crash_stops"] = r.crash_stops;
+  j["refused_stops"] = r.refused_stops;
   if (!f.json)
     std::cout << fmt::format(
         "A = {}\nB = {}\nseed {}: {} traces, {} events compared after every event, {} differing traces ({} stopped "
-        "at a reference's s64 overflow, {} where both crashed alike)\n",
-        a_name, b_name, f.o.seed, r.traces, r.events, r.differing_traces, r.overflow_stops, r.crash_stops);
+        "at a reference's s64 overflow, {} where both crashed alike, {} where A refused a generated event)\n",
+        a_name, b_name, f.o.seed, r.traces, r.events, r.differing_traces, r.overflow_stops, r.crash_stops,
+        r.refused_stops);
   if (!r.first) {
     j["exit"] = 0;
     if (f.json) std::cout << j.dump(2) << "\n";

@@ -34,6 +34,7 @@ struct TraceDiff {
   bool differ = false;
   bool overflow = false;
   bool crash = false;
+  bool refused = false;
   FirstDifference first;
 };
 
@@ -47,7 +48,10 @@ TraceDiff diff_trace(const generator::Options& o, std::uint64_t index, std::uint
   while (lock.going()) {
     const auto e = gen.next();
     if (!e) break;
-    if (!lock.apply(*e).empty()) break;  // A refused what the 6.12 generator drew: nothing more to compare
+    if (!lock.apply(*e).empty()) {  // A refused what the generator drew (its model's legality): nothing more to compare
+      out.refused = true;
+      break;
+    }
     ++out.events;
     line = e->line;
   }
@@ -81,6 +85,7 @@ TreeDiffResult run_tree_diff(const TreeDiffOptions& options, const replay::Imple
     r.events += t.events;
     r.overflow_stops += t.overflow ? 1 : 0;
     r.crash_stops += t.crash ? 1 : 0;
+    r.refused_stops += t.refused ? 1 : 0;
     if (!t.differ) continue;
     ++r.differing_traces;
     if (!r.first) r.first = t.first;

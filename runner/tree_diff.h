@@ -45,6 +45,7 @@ struct TreeDiffResult {
   std::uint64_t differing_traces = 0;
   std::uint64_t overflow_stops = 0;  // traces whose comparison stopped at a reference's s64 overflow
   std::uint64_t crash_stops = 0;     // ... where both crashed alike
+  std::uint64_t refused_stops = 0;   // ... where A refused an event the generator drew
   std::optional<FirstDifference> first;
 };
 
