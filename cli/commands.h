@@ -20,6 +20,8 @@ Run add_properties(CLI::App& app);
 Run add_bench(CLI::App& app);
 // Adds `run`: the randomized campaign (generate, check, shrink, save).
 Run add_run(CLI::App& app);
+// Adds `diff`: two implementations (trees, or a tree and the reference) in lockstep.
+Run add_diff(CLI::App& app);
 // Adds the hidden `diff-campaign`: fast_matches_reference on generated traces.
 Run add_diff_campaign(CLI::App& app);
 // Adds `shrink`: reduce a failing trace to a 1-minimal one.

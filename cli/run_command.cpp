@@ -24,6 +24,8 @@
 #include "replay/replay.h"
 #include "properties/measure_units.h"
 #include "properties/registry.h"
+#include "replay/runqueue_dump.h"
+#include "runner/failure_runqueue.h"
 #include "runner/ideal_only.h"
 #include "runner/judged.h"
 #include "runner/kernel_src_diff.h"
@@ -231,22 +233,8 @@ struct Saved {
   double shrink_seconds = 0;  // wall time of the shrink (a timing line: not part of the result)
   std::string crash_error;    // a shrink candidate the tool failed on (exit 3), saved at crash_path
   std::string crash_path;
+  std::vector<replay::RunqueueDump> runqueues;  // at the first violation of the shrunk trace
 };
-
-// Writes the text under `dir`, never over an existing file; the path, or "" on error.
-std::string write_new(const std::string& dir, const std::string& property, const std::string& text) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  for (int attempt = 0; attempt < 1000; ++attempt) {  // bounded: 1000 same-named files is a bug
-    const std::string path = (std::filesystem::path(dir) / runner::saved_trace_name(property, text, attempt)).string();
-    if (std::filesystem::exists(path)) continue;
-    std::ofstream out(path);
-    if (!out) return "";
-    out << text;
-    return out ? path : "";
-  }
-  return "";
-}
 
 std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, const runner::Result& r) {
   std::vector<Saved> saved;
@@ -256,14 +244,15 @@ std::vector<Saved> save_failures(const RunFlags& f, const runner::Options& o, co
     const runner::Shrunk s = runner::shrink_failure(o, v, f.shrink_seconds);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const std::string text = runner::saved_trace_text(s.trace, v, o.seed, command_line(f, o), o.kernel_src);
-    const std::string path = write_new(f.corpus_dir, v.property, text);
+    const std::string path = runner::write_new_trace(f.corpus_dir, v.property, text);
     if (path.empty()) std::cerr << fmt::format("{}: cannot write the saved trace\n", f.corpus_dir);
-    saved.push_back({v, path, s.stats.events_before, s.stats.events_after, s.stats.stopped_because, seconds, "", ""});
+    saved.push_back({v, path, s.stats.events_before, s.stats.events_after, s.stats.stopped_because, seconds, "", "",
+                     runner::failure_runqueues(s.trace, v, o.kernel_src)});
     if (s.stats.internal_error_trace) {  // never "does not fail" in silence: saved as a crash of its own
       const std::string crash = runner::crash_trace_text(*s.stats.internal_error_trace, v, s.stats.internal_error,
                                                          o.seed, command_line(f, o));
       saved.back().crash_error = s.stats.internal_error;
-      saved.back().crash_path = write_new(f.corpus_dir, "internal-error", crash);
+      saved.back().crash_path = runner::write_new_trace(f.corpus_dir, "internal-error", crash);
       std::cerr << fmt::format("eevdf-check: internal error on a shrink candidate of trace {} ({}): {}\n  saved {}\n"
                                "  eevdf-check replay {}{}\n",
                                v.index, v.property, s.stats.internal_error, saved.back().crash_path,
@@ -280,6 +269,8 @@ void print_saved(const std::vector<Saved>& saved, bool kernel_src) {
     const std::string how = runner::replay_flag(s.v.property, kernel_src);
     std::cout << fmt::format("  shrunk {} -> {} events in {:.4f} s ({}); saved {}\n  eevdf-check replay {}{}\n",
                              s.events_before, s.events_after, s.shrink_seconds, s.stopped_because, s.path, how, s.path);
+    if (!s.runqueues.empty()) std::cout << "  at the shrunk trace's first violation:\n";
+    for (const replay::RunqueueDump& d : s.runqueues) std::cout << replay::format_runqueue(d, "    ");
   }
 }
 
@@ -321,11 +312,14 @@ nlohmann::json to_json(const RunFlags& f, const runner::Options& o, const runner
   for (std::size_t i = 0; i < runner::kProbeNames.size(); ++i)
     j["coverage"][std::string(runner::kProbeNames[i])] = t.coverage[i];
   j["failures"] = nlohmann::json::array();
-  for (const Saved& s : saved)
+  for (const Saved& s : saved) {
+    nlohmann::json runqueues = nlohmann::json::array();
+    for (const replay::RunqueueDump& d : s.runqueues) runqueues.push_back(replay::runqueue_json(d));
     j["failures"].push_back({{"property", s.v.property}, {"trace_index", s.v.index}, {"trace_seed", s.v.seed},
                              {"event", s.v.line}, {"file", s.path}, {"events_before", s.events_before},
                              {"events_after", s.events_after}, {"shrink_seconds", s.shrink_seconds},
-                             {"replay", "eevdf-check replay " + s.path}});
+                             {"replay", "eevdf-check replay " + s.path}, {"runqueues", runqueues}});
+  }
   j["digest"] = fmt::format("{:016x}", r.digest);
   j["prng_draws"] = t.draws;
   j["seconds"] = r.seconds;

@@ -43,7 +43,7 @@ std::string HookLockstep::take_difference() {
   return d;
 }
 
-int ReferenceHooks::id_of(const entity& se) const { return m_.tasks().at(static_cast<std::size_t>(se.task)).id; }
+int ReferenceHooks::id_of(const entity& se) const { return tasks_.at(static_cast<std::size_t>(se.task)).id; }
 
 void ReferenceHooks::placed(const model::cfs_rq<A>& c, const entity& se, unsigned flags, const value& vlag,
                             bool had_rel, const value& rel) {

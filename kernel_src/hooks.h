@@ -26,7 +26,10 @@ std::string first_hook_difference(const std::vector<HookCall>& reference, const 
 class ReferenceHooks final : public model::Observer<model::KernelArith> {
  public:
   using A = model::KernelArith;
-  ReferenceHooks(const Reference612& m, model::Observer<model::KernelArith>* next) : m_(m), next_(next) {}
+  ReferenceHooks(const Reference612& m, model::Observer<model::KernelArith>* next) : tasks_(m.tasks()), next_(next) {}
+  // Any profile's reference (the hooks are the same in every profile).
+  ReferenceHooks(const std::vector<model::task_struct<A>>& tasks, model::Observer<model::KernelArith>* next)
+      : tasks_(tasks), next_(next) {}
   // This event's calls so far; the caller clears them after comparing.
   std::vector<HookCall> calls;
 
@@ -86,7 +89,7 @@ class ReferenceHooks final : public model::Observer<model::KernelArith> {
  private:
   int id_of(const entity& se) const;
 
-  const Reference612& m_;
+  const std::vector<model::task_struct<A>>& tasks_;  // the reference's, for the task ids
   model::Observer<model::KernelArith>* next_;
 };
 

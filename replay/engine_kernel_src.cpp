@@ -29,6 +29,8 @@
 #include "kernel_src/machine.h"
 #include "kernel_src/tree_build.h"
 #include "replay/kernel_src_lockstep.h"
+#include "replay/runqueue_dump_kernel_src.h"
+#include "replay/runqueue_dump_model-inl.h"
 #endif
 
 namespace eevdf::replay {
@@ -129,6 +131,30 @@ nlohmann::ordered_json dump_kernel_src(const Machine& m, int line, const std::st
   return {{"line", line}, {"t", m.now()}, {"event", event}, {"cpus", cpus}, {"tasks", tasks}};
 }
 
+// The runqueue a report dumps, for the first violation `where` after `e` (nullptr: at
+// the start or the end of the trace) on kernel-src: the violation's CPU; for a
+// difference, the first CPU whose runqueues differ.
+int report_cpu(const KernelSrcLockstep& lock, const ViolationLog::Where& where, const trace::Event* e) {
+  const Machine& k = lock.kernel_src();
+  if (!lock.difference().empty())
+    for (int cpu = 0; cpu < k.ncpus(); ++cpu)
+      if (!first_runqueue_difference(runqueue_dump(lock.reference().machine(), cpu), runqueue_dump(k, cpu), "reference",
+                                     "kernel-src")
+               .empty())
+        return cpu;
+  return replay::report_cpu(where.cpu, where.task, e, [&](int id) {
+    const int p = k.task_index(id);
+    return p < 0 ? -1 : k.task(p).cpu;
+  });
+}
+
+// kernel-src's runqueue of `cpu`, and the reference's beside it when they differ.
+void print_runqueues(std::ostream& out, const KernelSrcLockstep& lock, int cpu) {
+  if (cpu < 0 || cpu >= lock.kernel_src().ncpus()) return;
+  out << format_runqueue(runqueue_dump(lock.kernel_src(), cpu));
+  if (!lock.difference().empty()) out << format_runqueue(runqueue_dump(lock.reference().machine(), cpu));
+}
+
 // `replay --model=kernel-src`: kernel-src drives the trace and answers its state
 // queries and the dump; the properties run on the reference's 6.12 profile in
 // lockstep (kernel arithmetic), and kernel_matches_reference is judged after every
@@ -161,6 +187,7 @@ class KernelSrcEngine final : public Engine {
     const std::string reason = lock_->apply(e);
     if (!reason.empty()) throw trace::TraceError({s_.file, e.line, e.column}, reason);
     judge(e.line, e.time_ns);
+    dump_first_runqueue(&e);
     if (s_.options.dump != Dump::none && lock_->oops().empty())
       s_.out << dump_kernel_src(lock_->kernel_src(), e.line, trace::format_event(e), s_.options.dump == Dump::full).dump()
              << "\n";
@@ -177,6 +204,7 @@ class KernelSrcEngine final : public Engine {
 
   Outcome finish(std::uint64_t events) override {
     lock_->reference().finish();
+    dump_first_runqueue(nullptr);
     const auto measure = [this](std::string_view name, std::string& num, std::string& den) {
       return difference_.empty() && lock_->reference().checker().measure(name, num, den);
     };
@@ -218,6 +246,14 @@ class KernelSrcEngine final : public Engine {
     log_.violation(v);
   }
 
+  // The runqueue of the first violation's CPU, once, after its event (not past a crash:
+  // the real code's state is then the one it died in).
+  void dump_first_runqueue(const trace::Event* e) {
+    if (dumped_ || !log_.first() || !lock_->oops().empty()) return;
+    dumped_ = true;
+    print_runqueues(summary_, *lock_, report_cpu(*lock_, *log_.first(), e));
+  }
+
   // A measure is the reference's, valid while kernel_matches_reference holds.
   QueryResult measure(const trace::Expect& x) const {
     if (!difference_.empty())
@@ -236,6 +272,7 @@ class KernelSrcEngine final : public Engine {
   std::unique_ptr<KernelSrcLockstep> lock_;
   std::string difference_;
   int line_ = 0;
+  bool dumped_ = false;  // the first violation's runqueue
   std::uint64_t expectations_ = 0;
   std::uint64_t failed_ = 0;
 };
@@ -292,6 +329,7 @@ class DiffEngine final : public Engine {
         s_.out << fmt::format("  after the s64 overflow of line {}: past it the kernel's rbtree order under wrapped sums "
                               "is not the reference's exact one\n",
                               lock_->overflow_line());
+      print_runqueues(s_.out, *lock_, report_cpu(*lock_, ViolationLog::Where{}, nullptr));
       s_.out << fmt::format("  replay: eevdf-check replay --diff=kernel-src {}\n", s_.file);
       if (expected) s_.out << fmt::format("{}: ok (kernel_matches_reference violated, as expected)\n", s_.file);
       return expected ? Outcome::clean : Outcome::failed;

@@ -19,6 +19,7 @@
 #include "replay/finding_conditions.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
+#include "replay/runqueue_dump_model-inl.h"
 #include "replay/violations.h"
 #include "trace/error.h"
 #include "trace/writer.h"
@@ -60,6 +61,7 @@ class ModelEngine final : public Engine {
     causes_.note(e, config_);
     if (kernel_) run(*kernel_, e);
     else run(*ideal_, e);
+    dump_first_runqueue(&e);
     apply_shadow(e);
     if (options_.dump != Dump::none) dump(e);
     const bool halted = kernel_ ? kernel_->halted() : ideal_->halted();  // a kernel_warn the model cannot pass
@@ -83,6 +85,7 @@ class ModelEngine final : public Engine {
   Outcome finish(std::uint64_t events) override {
     if (kernel_) kernel_->finish();
     else ideal_->finish();
+    dump_first_runqueue(nullptr);  // a violation of the end-of-trace checks
     const auto measure = [this](std::string_view name, std::string& num, std::string& den) {
       return kernel_ ? kernel_->checker().measure(name, num, den) : ideal_->checker().measure(name, num, den);
     };
@@ -129,6 +132,19 @@ class ModelEngine final : public Engine {
     summary_ << fmt::format("{}:{}: {}: {}\n", file_, x.line, trace::format_expect(x), why);
   }
 
+  // The runqueue of the first violation's CPU, once, after the event it came at (the
+  // kernel arithmetic only: its values are the kernel's).
+  void dump_first_runqueue(const trace::Event* e) {
+    if (dumped_ || !log_.first() || !kernel_) return;
+    dumped_ = true;
+    const auto& m = kernel_->machine();
+    const int cpu = report_cpu(log_.first()->cpu, log_.first()->task, e, [&](int id) {
+      const int p = m.task_index(id);
+      return p < 0 ? -1 : m.tasks()[static_cast<std::size_t>(p)].cpu;
+    });
+    if (cpu >= 0) summary_ << format_runqueue(runqueue_dump(m, cpu));
+  }
+
   void dump(const trace::Event& e) {
     const bool all = options_.dump == Dump::full;
     const std::string event = trace::format_event(e);
@@ -151,6 +167,7 @@ class ModelEngine final : public Engine {
   std::unique_ptr<model::Machine<IdealArith, P>> ideal_shadow_;
   std::unique_ptr<model::Machine<KernelArith, P>> kernel_shadow_;
   int shadow_diverged_line_ = 0;
+  bool dumped_ = false;  // the first violation's runqueue
   std::uint64_t expectations_ = 0;
   std::uint64_t failed_expectations_ = 0;
 };

@@ -21,6 +21,7 @@ void ViolationLog::violation(const properties::Violation& v) {
       out_ << where << ": " << v.values << " (a consequence of the earlier no_overflow on this CPU)\n";
     return;
   }
+  if (!first_) first_ = Where{v.cpu, v.task};
   const std::uint64_t n = ++counts_[std::string(v.property)];
   ++by_tag_[{std::string(v.property), std::string(v.finding)}];
   if (!v.finding.empty()) ++tagged_[std::string(v.finding)];

@@ -6,6 +6,7 @@
 #include <cstdint>     // counts
 #include <functional>  // the finding judge
 #include <map>         // per property
+#include <optional>    // the first violation
 #include <utility>     // (property, finding) keys
 #include <ostream>  // reports
 #include <string>   // names
@@ -36,6 +37,13 @@ class ViolationLog final : public properties::Sink {
   // Without trace-wide expectations the first violation stops a replay.
   bool must_stop() const { return total_ > 0 && !header_.has_trace_expectations() && !keep_going_; }
   std::uint64_t total() const { return total_; }
+  // Where the first violation that is no consequence was (nullopt: none yet): the
+  // runqueue a report dumps (runqueue_dump.h).
+  struct Where {
+    int cpu = -1;  // -1: not about one CPU
+    int task = 0;  // 0: not about one task
+  };
+  const std::optional<Where>& first() const { return first_; }
   // "" when the finding occurred within its condition, else what is missing
   // (replay/finding_conditions.h, with the engine's measures and the trace's causes).
   using FindingJudge = std::function<std::string(std::string_view finding)>;
@@ -60,6 +68,7 @@ class ViolationLog final : public properties::Sink {
   std::map<std::pair<std::string, std::string>, std::uint64_t> by_tag_;  // (property, finding or "")
   std::uint64_t total_ = 0;
   std::uint64_t consequences_ = 0;
+  std::optional<Where> first_;
 };
 
 }  // namespace eevdf::replay

@@ -1,6 +1,9 @@
 // Shrinking and saving failures; see saved_trace.h.
 #include "runner/saved_trace.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include <fmt/format.h>
 
 #include "generator/generator.h"
@@ -78,6 +81,20 @@ std::string saved_trace_name(const std::string& property, const std::string& tex
   const auto hash = static_cast<std::uint32_t>(fnv1a(kFnvOffset, text) & 0xffffffffu);
   return attempt == 0 ? fmt::format("{}-{:08x}.trace", property, hash)
                       : fmt::format("{}-{:08x}-{}.trace", property, hash, attempt);
+}
+
+std::string write_new_trace(const std::string& dir, const std::string& property, const std::string& text) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  for (int attempt = 0; attempt < 1000; ++attempt) {  // bounded: 1000 same-named files is a bug
+    const std::string path = (std::filesystem::path(dir) / saved_trace_name(property, text, attempt)).string();
+    if (std::filesystem::exists(path)) continue;
+    std::ofstream out(path);
+    if (!out) return "";
+    out << text;
+    return out ? path : "";
+  }
+  return "";
 }
 
 std::string folder_for(const trace::Trace& t) {

@@ -53,6 +53,10 @@ std::string crash_trace_text(const trace::Trace& candidate, const FirstViolation
 // that an existing file is never overwritten.
 std::string saved_trace_name(const std::string& property, const std::string& text, int attempt);
 
+// Writes `text` under `dir` (created if needed) as saved_trace_name(property, text, n)
+// with the first n that names no existing file; the path, or "" when it cannot write.
+std::string write_new_trace(const std::string& dir, const std::string& property, const std::string& text);
+
 // Where `corpus add` files a trace: `bugs` for a trace with an injection, `findings`
 // when its first failure is a known finding, else `regressions`.
 std::string folder_for(const trace::Trace& t);

@@ -12,6 +12,7 @@
 #include "replay/ideal_diff.h"
 #include "replay/model_config.h"
 #include "shrinkers/candidate_replay.h"
+#include "shrinkers/implementations_differ.h"
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "replay/kernel_src_lockstep.h"
@@ -133,11 +134,15 @@ bool is_differential(std::string_view property) {
 }
 
 bool is_differential(const Target& target) {
+  if (target.implementations != nullptr) return true;
   return target.kernel_src ? target.property == properties::kKernelWarn : is_differential(target.property);
 }
 
 Judge differential_judge(const Target& target) {
   EEVDF_ASSERT(is_differential(target), "not a differential property: " + target.property);
+#ifdef EEVDF_HAVE_KERNEL_SRC
+  if (target.implementations != nullptr) return implementations_differ_judge(target);
+#endif
   auto shared = std::make_shared<const Target>(target);
   return [shared](const trace::Trace& candidate, bool repair) {
     Found found;

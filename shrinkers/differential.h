@@ -16,8 +16,9 @@ namespace eevdf::shrinkers {
 
 // Whether `property` is judged by two implementations in lockstep.
 bool is_differential(std::string_view property);
-// Whether `target` is: a differential property, or a kernel_warn on kernel-src
-// (Target::kernel_src), judged by the lockstep with the reference.
+// Whether `target` is: a differential property, a kernel_warn on kernel-src
+// (Target::kernel_src), judged by the lockstep with the reference, or two
+// implementations that differ (Target::implementations, implementations_differ.h).
 bool is_differential(const Target& target);
 
 // The judge for `target` (is_differential(target.property)). For

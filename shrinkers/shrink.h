@@ -40,6 +40,7 @@
 #include <cstddef>     // indices
 #include <cstdint>     // budgets, counts
 #include <functional>  // the predicate
+#include <memory>      // the implementations of a target
 #include <optional>    // the finding a target matches
 #include <string>      // property names
 #include <vector>      // per-pass statistics
@@ -66,6 +67,9 @@ struct Verdict {
 // skipped and listed instead of making the candidate invalid.
 using Judge = std::function<Verdict(const trace::Trace& candidate, bool repair)>;
 
+// Two implementations of the fair class (shrinkers/implementations_differ.h).
+struct Implementations;
+
 // The failure a shrink keeps: two different targets are two bugs, never merged.
 struct Target {
   std::string property;
@@ -80,6 +84,9 @@ struct Target {
   // kernel_matches_reference; shrinkers/differential.h), where the real code's
   // warnings and crashes are met (`run --model=kernel-src`).
   bool kernel_src = false;
+  // implementations_differ (shrinkers/implementations_differ.h): the two
+  // implementations that must still differ; no property of the catalogue.
+  std::shared_ptr<const Implementations> implementations = nullptr;
 };
 
 struct Budget {
