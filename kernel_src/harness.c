@@ -195,9 +195,11 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #if KSRC_FIELD_sum_w_vruntime
 #define KSRC_CFS_SUM sum_w_vruntime
 #define KSRC_CFS_SUM_WEIGHT sum_weight
+#define KSRC_SHAPE_SUMS_BIT KSRC_SHAPE_SUM_W_VRUNTIME
 #else
 #define KSRC_CFS_SUM avg_vruntime
 #define KSRC_CFS_SUM_WEIGHT avg_load
+#define KSRC_SHAPE_SUMS_BIT 0
 #endif
 #if KSRC_HAS_update_zero_vruntime
 #define KSRC_CFS_V0 zero_vruntime
@@ -235,7 +237,7 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #endif
 #define KSRC_SHAPE                                                                       \
   (KSRC_SHAPE_V0 | KSRC_SHAPE_VPROT_BITS | KSRC_SHAPE_MIN_SLICE_BIT | KSRC_SHAPE_MAX_SLICE_BIT | \
-   KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT)
+   KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT)
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 

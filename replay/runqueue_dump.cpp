@@ -9,9 +9,8 @@
 
 namespace eevdf::replay {
 
-// The sums were renamed in 7.0, the release that added max_slice; sum_shift came later.
-// No shape bit of their own: the names follow from the fields that came with them.
-static bool renamed_sums(unsigned shape) { return (shape & (KSRC_SHAPE_SUM_SHIFT | KSRC_SHAPE_MAX_SLICE)) != 0; }
+// The sums under the names the tree gives them (detected from the fields its code uses).
+static bool renamed_sums(unsigned shape) { return (shape & KSRC_SHAPE_SUM_W_VRUNTIME) != 0; }
 
 const char* sum_name(unsigned shape) {
   return renamed_sums(shape) ? "sum_w_vruntime" : "avg_vruntime";

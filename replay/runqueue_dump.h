@@ -23,6 +23,7 @@ using kernel_src::c::KSRC_SHAPE_H_NR_DELAYED;
 using kernel_src::c::KSRC_SHAPE_MAX_SLICE;
 using kernel_src::c::KSRC_SHAPE_MIN_SLICE;
 using kernel_src::c::KSRC_SHAPE_SUM_SHIFT;
+using kernel_src::c::KSRC_SHAPE_SUM_W_VRUNTIME;
 using kernel_src::c::KSRC_SHAPE_VPROT;
 using kernel_src::c::KSRC_SHAPE_VPROT_IN_VLAG;
 using kernel_src::c::KSRC_SHAPE_ZERO_VRUNTIME;

@@ -171,7 +171,7 @@ TEST_CASE("the dump names the sums and v0 as the tree does", "[dump]") {
   std::string text = replay::format_runqueue(d);
   CHECK(text.find(" avg_vruntime 0  avg_load 0") != std::string::npos);
   CHECK(text.find("zero_vruntime 0") != std::string::npos);
-  d.shape = replay::KSRC_SHAPE_ZERO_VRUNTIME | replay::KSRC_SHAPE_MAX_SLICE | replay::KSRC_SHAPE_VPROT;
+  d.shape = replay::KSRC_SHAPE_ZERO_VRUNTIME | replay::KSRC_SHAPE_SUM_W_VRUNTIME | replay::KSRC_SHAPE_VPROT;
   text = replay::format_runqueue(d);
   CHECK(text.find("sum_w_vruntime 0  sum_weight 0") != std::string::npos);
   d.shape = 0;
