@@ -8,6 +8,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -23,7 +25,9 @@
 #include "trace/writer.h"
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
+#include "kernel_src/tree_build.h"
 #include "replay/kernel_src_lockstep.h"
+#include "runner/kernel_src_oracle.h"
 #endif
 
 namespace eevdf::cli {
@@ -43,26 +47,61 @@ struct TreeDiffFlags {
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 
-// The built-in kernel-src's release, as the reference's profile and the traces' name it.
-constexpr const char* kBuiltinProfile = "6.12";
+// One side, from its flag: `builtin` (the kernel-src this program was built with), a
+// kernel tree's directory (built with --kernel-tree's loader, kernel_src/tree_build.h),
+// or, for B only, `reference`: the reference's profile nearest A's release (6.12 for a
+// 6.12 tree, else 6.18). A side resolves to its factory, its name for reports, and
+// the build whose decisions the generator follows.
+struct Side {
+  replay::ImplementationFactory factory;
+  std::string name;
+  std::string release;                           // "" for the reference
+  const kernel_src::c::ksrc_api* api = nullptr;  // nullptr: built in
+  bool builtin = false;
+};
 
-// One side from its flag: `builtin` (the kernel-src this program was built with) or
-// `reference` (B only: the reference's profile of the same release). Sets `name` and
-// returns the factory; "" in `error` unless the flag is wrong.
-replay::ImplementationFactory side(const std::string& spec, bool may_be_reference,
-                                   const std::vector<std::string>& injections, std::string& name, std::string& error) {
+// The reference's profile for a release ("6.18.2", "linux-source-6.12 6.12.117-1"): the
+// one with its rules, else the newest.
+std::string profile_for(const std::string& release) {
+  static const std::regex version(R"((\d+)\.(\d+))");
+  std::smatch m;
+  return std::regex_search(release, m, version) && m[1] == "6" && m[2] == "12" ? "6.12" : "6.18";
+}
+
+std::optional<Side> side(const std::string& spec, const Side* a, const std::vector<std::string>& injections,
+                         std::string& error) {
+  Side s;
   if (spec == "builtin") {
-    name = fmt::format("kernel-src {}", replay::kernel_src_version());
-    return replay::kernel_src_implementation(replay::builtin_machine_factory(), name);
+    s.release = replay::builtin_kernel_src_version();
+    s.name = fmt::format("kernel-src {} (built in)", s.release);
+    s.builtin = true;
+    s.factory = replay::kernel_src_implementation(replay::builtin_machine_factory(), s.name);
+    return s;
   }
-  if (spec == "reference" && may_be_reference) {
-    name = fmt::format("reference {}", kBuiltinProfile);
-    for (const std::string& i : injections) name += " +" + i;
-    return replay::reference_implementation(kBuiltinProfile, injections);
+  if (spec == "reference" && a != nullptr) {
+    const std::string profile = profile_for(a->release);
+    s.name = fmt::format("reference {}", profile);
+    for (const std::string& i : injections) s.name += " +" + i;
+    s.factory = replay::reference_implementation(profile, injections);
+    return s;
   }
-  error = fmt::format("`{}`: this build runs the kernel-src it was built with (`builtin`, {}){}", spec,
-                      replay::kernel_src_version(), may_be_reference ? " or `reference`" : "");
-  return {};
+  try {
+    const kernel_src::Tree& tree = kernel_src::load_tree(spec);
+    s.release = tree.version;
+    s.api = tree.api;
+    s.name = fmt::format("kernel-src {} ({})", tree.version, spec);
+    const kernel_src::c::ksrc_api* api = tree.api;
+    s.factory = replay::kernel_src_implementation(
+        [api](const model::Config& c, const std::vector<model::TaskSpec>& specs) {
+          return std::make_unique<kernel_src::Machine>(c, specs, api);
+        },
+        s.name);
+    return s;
+  } catch (const kernel_src::TreeError& e) {
+    error = e.where + ": " + e.message;
+    if (a == nullptr || spec != "reference") return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 std::string command_line(const TreeDiffFlags& f) {
@@ -85,8 +124,11 @@ nlohmann::json report_json(const runner::DifferenceReport& r) {
 
 // The given traces through both, each reported with its first difference; the exit
 // code is the worst of them.
-int diff_files(const TreeDiffFlags& f, const replay::ImplementationFactory& a, const replay::ImplementationFactory& b,
-               const std::string& a_name, const std::string& b_name) {
+int diff_files(const TreeDiffFlags& f, const Side& sa, const Side& sb) {
+  const replay::ImplementationFactory& a = sa.factory;
+  const replay::ImplementationFactory& b = sb.factory;
+  const std::string& a_name = sa.name;
+  const std::string& b_name = sb.name;
   nlohmann::json j;
   j["a"] = a_name;
   j["b"] = b_name;
@@ -98,9 +140,10 @@ int diff_files(const TreeDiffFlags& f, const replay::ImplementationFactory& a, c
       if (!in) throw trace::TraceError({file, 0, 0}, "cannot open file");
       const trace::Trace t = trace::parse_trace(in, file, replay::vocabulary());
       // The built-in kernel-src runs its own release's traces as the kernel is.
-      if (const auto no = replay::KernelSrcLockstep::why_not_runnable(
-              t.header, replay::make_config(t.header, replay::Options{}, file)))
-        throw trace::TraceError({file, 0, 0}, no->reason, no->hint);
+      if (sa.builtin || sb.builtin)
+        if (const auto no = replay::KernelSrcLockstep::why_not_runnable(
+                t.header, replay::make_config(t.header, replay::Options{}, file)))
+          throw trace::TraceError({file, 0, 0}, no->reason, no->hint);
       const runner::DifferenceReport r = runner::replay_difference(t, file, a, b);
       nlohmann::json x = {{"file", file}, {"events", r.events}, {"differ", r.differ}, {"stopped", r.stop}};
       if (r.differ) x["difference"] = report_json(r);
@@ -142,19 +185,24 @@ int run(TreeDiffFlags f) {
     std::cerr << "diff: --inject changes the reference side: it needs --against reference\n";
     return 2;
   }
-  std::string a_name, b_name, error;
-  const replay::ImplementationFactory a = side(f.tree, false, {}, a_name, error);
-  if (!error.empty()) {
+  std::string error;
+  const std::optional<Side> sa = side(f.tree, nullptr, {}, error);
+  if (!sa) {
     std::cerr << "diff: --kernel-tree " << error << "\n";
     return 2;
   }
-  const replay::ImplementationFactory b = side(f.against, true, f.injections, b_name, error);
-  if (!error.empty()) {
+  const std::optional<Side> sb = side(f.against, &*sa, f.injections, error);
+  if (!sb) {
     std::cerr << "diff: --against " << error << "\n";
     return 2;
   }
-  if (!f.files.empty()) return diff_files(f, a, b, a_name, b_name);
-  f.o.profile = kBuiltinProfile;
+  if (!f.files.empty()) return diff_files(f, *sa, *sb);
+  const replay::ImplementationFactory& a = sa->factory;
+  const replay::ImplementationFactory& b = sb->factory;
+  const std::string& a_name = sa->name;
+  const std::string& b_name = sb->name;
+  f.o.profile = profile_for(sa->release);
+  if (!sa->builtin) f.o.oracle = runner::kernel_src_oracle(sa->api);  // traces valid on A
 
   const runner::TreeDiffResult r = runner::run_tree_diff(f.o, a, b);
   nlohmann::json j;
@@ -167,12 +215,14 @@ int run(TreeDiffFlags f) {
   j["overflow_stops"] = r.overflow_stops;
   j["crash_stops"] = r.crash_stops;
   j["refused_stops"] = r.refused_stops;
+  j["differing_after_stale_augment"] = r.differing_after_stale_augment;
   if (!f.json)
     std::cout << fmt::format(
-        "A = {}\nB = {}\nseed {}: {} traces, {} events compared after every event, {} differing traces ({} stopped "
-        "at a reference's s64 overflow, {} where both crashed alike, {} where A refused a generated event)\n",
-        a_name, b_name, f.o.seed, r.traces, r.events, r.differing_traces, r.overflow_stops, r.crash_stops,
-        r.refused_stops);
+        "A = {}\nB = {}\nseed {}: {} traces, {} events compared after every event, {} differing traces ({} of them "
+        "after A's tree kept a stale augmented slice; {} traces stopped at a reference's s64 overflow, {} where both "
+        "crashed alike, {} where A refused a generated event)\n",
+        a_name, b_name, f.o.seed, r.traces, r.events, r.differing_traces, r.differing_after_stale_augment,
+        r.overflow_stops, r.crash_stops, r.refused_stops);
   if (!r.first) {
     j["exit"] = 0;
     if (f.json) std::cout << j.dump(2) << "\n";
@@ -227,8 +277,12 @@ Run add_diff(CLI::App& app) {
   auto f = std::make_shared<TreeDiffFlags>();
   CLI::App* cmd = app.add_subcommand("diff", "Two implementations of the fair class in lockstep: the first difference, shrunk");
   cmd->add_option("files", f->files, "Trace files to replay through both (default: generate --traces traces)");
-  cmd->add_option("--kernel-tree", f->tree, "A: the kernel-src build (`builtin`: the one this program was built with)");
-  cmd->add_option("--against", f->against, "B: a kernel-src build, or `reference` (the reference's 6.12 profile)");
+  cmd->add_option("--kernel-tree", f->tree,
+                  "A: a kernel tree's directory (its fair.c, built and cached), or `builtin` (the kernel-src this "
+                  "program was built with; the default)");
+  cmd->add_option("--against", f->against,
+                  "B: a kernel tree's directory, `builtin`, or `reference` (the reference's profile of A's release: "
+                  "6.12 for a 6.12 tree, else 6.18)");
   cmd->add_option("--inject", f->injections, "With --against reference: switch on a historical bug in the reference (docs/INJECTIONS.md); repeatable")
       ->check(CLI::IsMember(replay::vocabulary().injections))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)

@@ -379,8 +379,9 @@ std::string Machine::renice(std::uint64_t t, int pi, int nice) {
   return {};
 }
 
-// sched_setattr() with the same nice: __setparam_fair, a same-weight reweight, no
-// prio change (so no preemption check).
+// sched_setattr() with the same nice: SAVE without MOVE (__sched_setscheduler drops
+// MOVE when the effective priority is unchanged), __setparam_fair, a same-weight
+// reweight, no prio change (so no preemption check).
 std::string Machine::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns) {
   if (!oops_.empty()) return "kernel-src stopped: the kernel would have crashed: " + oops_;
   if (extra(pi).exited) return illegal("setslice", extra(pi).id, model::task_state::exited);
@@ -392,13 +393,13 @@ std::string Machine::setslice(std::uint64_t t, int pi, std::uint64_t slice_ns) {
   c::rq& rq = *p.rq;
   const bool queued = p.on_rq == c::TASK_ON_RQ_QUEUED;
   const bool is_running = running(pi);
-  if (queued) api_->dequeue_task_fair(&rq, &p, c::DEQUEUE_SAVE | c::DEQUEUE_MOVE | c::DEQUEUE_NOCLOCK);
+  if (queued) api_->dequeue_task_fair(&rq, &p, c::DEQUEUE_SAVE | c::DEQUEUE_NOCLOCK);
   if (is_running) api_->put_prev_entity(&rq.cfs, &p.se);
   p.se.custom_slice = slice_ns != 0;
   p.se.slice = slice_ns != 0 ? model::clamp_custom_slice(slice_ns) : cfg_.sysctl_base_slice;
   const c::load_weight lw = weight_of(extra(pi).nice);
   api_->reweight_task_fair(&rq, &p, &lw);
-  if (queued) api_->enqueue_task_fair(&rq, &p, c::ENQUEUE_RESTORE | c::ENQUEUE_MOVE | c::ENQUEUE_NOCLOCK);
+  if (queued) api_->enqueue_task_fair(&rq, &p, c::ENQUEUE_RESTORE | c::ENQUEUE_NOCLOCK);
   if (is_running) api_->set_next_entity(&rq.cfs, &p.se, 0);
   schedule_pending();
   return {};

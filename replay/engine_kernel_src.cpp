@@ -362,6 +362,7 @@ std::unique_ptr<Engine> make_kernel_src_engine(const EngineSetup& setup) {
 std::unique_ptr<Engine> make_diff_engine(const EngineSetup& setup) { return std::make_unique<DiffEngine>(setup); }
 bool have_kernel_src() { return true; }
 std::string kernel_src_version() { return kernel_src::selected_version(); }
+std::string builtin_kernel_src_version() { return kernel_src::c::ksrc_get_api()->kernel_version; }
 
 #else  // built without the kernel source package
 
@@ -376,6 +377,7 @@ std::unique_ptr<Engine> make_kernel_src_engine(const EngineSetup& setup) { missi
 std::unique_ptr<Engine> make_diff_engine(const EngineSetup& setup) { missing(setup); }
 bool have_kernel_src() { return false; }
 std::string kernel_src_version() { return "none"; }
+std::string builtin_kernel_src_version() { return "none"; }
 
 #endif
 

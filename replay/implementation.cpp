@@ -92,7 +92,7 @@ class ReferenceImplementation final : public Implementation {
 
 MachineFactory builtin_machine_factory() {
   return [](const model::Config& config, const std::vector<model::TaskSpec>& specs) {
-    return std::make_unique<kernel_src::Machine>(config, specs);
+    return std::make_unique<kernel_src::Machine>(config, specs, kernel_src::c::ksrc_get_api());  // not a selected tree
   };
 }
 

@@ -72,9 +72,12 @@ void ImplementationLockstep::compare() {
     if (x.state != model::task_state::new_ && x.cpu != y.cpu)
       return differ(fmt::format("task {}: cpu: A {}, B {}", x.id, x.cpu, y.cpu), x.cpu);
   }
-  for (int cpu = 0; cpu < a_->ncpus(); ++cpu)
-    if (std::string d = first_runqueue_difference(a_->runqueue(cpu), b_->runqueue(cpu), "A", "B"); !d.empty())
+  for (int cpu = 0; cpu < a_->ncpus(); ++cpu) {
+    const RunqueueDump da = a_->runqueue(cpu);
+    a_augment_stale_ = a_augment_stale_ || augmented_slice_stale(da);
+    if (std::string d = first_runqueue_difference(da, b_->runqueue(cpu), "A", "B"); !d.empty())
       return differ(std::move(d), cpu);
+  }
   const auto xs = a_->take_calls(), ys = b_->take_calls();
   for (std::size_t i = 0; i < std::max(xs.size(), ys.size()); ++i) {
     const bool has_x = i < xs.size(), has_y = i < ys.size();

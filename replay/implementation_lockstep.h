@@ -36,6 +36,10 @@ class ImplementationLockstep {
   // alike, or the reference overflowed.
   const std::string& stop() const { return stop_; }
   bool overflow_stop() const { return overflow_stop_; }
+  // Whether A's tree (a kernel-src's) has shown a stale augmented slice at its root
+  // (augmented_slice_stale) at any event so far: a difference from then on may be the
+  // kernel's stale min_slice, which the reference keeps exact.
+  bool a_augment_stale() const { return a_augment_stale_; }
 
   const Implementation& a() const { return *a_; }
   const Implementation& b() const { return *b_; }
@@ -53,6 +57,7 @@ class ImplementationLockstep {
   int difference_cpu_ = -1;
   std::string stop_;
   bool overflow_stop_ = false;
+  bool a_augment_stale_ = false;
 };
 
 }  // namespace eevdf::replay

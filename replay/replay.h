@@ -50,6 +50,8 @@ struct Options {
 // installed when it was configured), and the version it was built from.
 bool have_kernel_src();
 std::string kernel_src_version();
+// The release of the kernel-src built into the program (the default tree).
+std::string builtin_kernel_src_version();
 
 // Replays `in` (named `file` in messages). Reports go to `out`, errors to `err`.
 Outcome replay(std::istream& in, const std::string& file, const Options& options, std::ostream& out,

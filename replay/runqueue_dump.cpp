@@ -122,7 +122,11 @@ std::map<int, const EntityDump*> by_task(const RunqueueDump& d) {
   return m;
 }
 
-void compare_entity(Compare& c, const std::string& where, const EntityDump& a, const EntityDump& b) {
+// Where vprot shares vlag's storage (6.18, 6.19), the bits of an entity on the
+// runqueue are whichever was written last: vprot while it ran, vlag when it left. The
+// kernel reads them as vlag only after update_entity_lag() wrote them on the way out,
+// and as vprot only while the entity is curr; on the runqueue they are otherwise stale.
+void compare_entity(Compare& c, const std::string& where, const EntityDump& a, const EntityDump& b, bool shared) {
   c.check(where, "in_tree", a.in_tree, b.in_tree);
   c.check(where, "curr", a.is_curr, b.is_curr);
   c.check(where, "on_rq", a.on_rq, b.on_rq);
@@ -134,8 +138,8 @@ void compare_entity(Compare& c, const std::string& where, const EntityDump& a, c
   c.check(where, "vruntime", a.vruntime, b.vruntime);
   c.check(where, "deadline", a.deadline, b.deadline);
   c.check(where, "rel_deadline", a.rel_deadline, b.rel_deadline);
-  c.check(where, "vlag", a.vlag, b.vlag);
-  c.check(where, "vprot", a.vprot, b.vprot);
+  if (!shared) c.check(where, "vlag", a.vlag, b.vlag);
+  if (a.is_curr && b.is_curr) c.check(where, "vprot", a.vprot, b.vprot);
   c.check(where, "eligible", a.eligible, b.eligible);  // derived from the values above and V
   if (a.augmented && b.augmented) {
     c.check(where, "min_vruntime (subtree)", a.min_vruntime, b.min_vruntime);
@@ -145,6 +149,19 @@ void compare_entity(Compare& c, const std::string& where, const EntityDump& a, c
 }
 
 }  // namespace
+
+bool augmented_slice_stale(const RunqueueDump& d) {
+  const EntityDump* root = nullptr;
+  std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
+  for (const EntityDump& e : d.entities) {
+    if (!e.in_tree) continue;
+    if (e.is_root && e.augmented) root = &e;
+    lo = std::min(lo, e.slice);
+    hi = std::max(hi, e.slice);
+  }
+  if (root == nullptr) return false;
+  return (d.has(KSRC_SHAPE_MIN_SLICE) && root->min_slice != lo) || (d.has(KSRC_SHAPE_MAX_SLICE) && root->max_slice != hi);
+}
 
 std::string first_runqueue_difference(const RunqueueDump& a, const RunqueueDump& b, const std::string& a_name,
                                       const std::string& b_name) {
@@ -169,7 +186,8 @@ std::string first_runqueue_difference(const RunqueueDump& a, const RunqueueDump&
     } else if (ia == ea.end() || ib->first < ia->first) {
       c.out = fmt::format("{}: task {}: on the runqueue in {}, not in {}", where, ib->first, b_name, a_name);
     } else {
-      compare_entity(c, fmt::format("{}: task {}", where, ia->first), *ia->second, *ib->second);
+      compare_entity(c, fmt::format("{}: task {}", where, ia->first), *ia->second, *ib->second,
+                     a.has(KSRC_SHAPE_VPROT_IN_VLAG) || b.has(KSRC_SHAPE_VPROT_IN_VLAG));
       ++ia, ++ib;
     }
   }

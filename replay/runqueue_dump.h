@@ -40,6 +40,7 @@ struct EntityDump {
   // The augmented subtree values of a tree member, where the implementation keeps them
   // per node (kernel-src; the reference keeps the tree's minimum only).
   bool augmented = false;
+  bool is_root = false;  // the tree's root: its values are the whole tree's
   std::uint64_t min_vruntime = 0, min_slice = 0, max_slice = 0;
   bool operator==(const EntityDump&) const = default;
 };
@@ -79,6 +80,12 @@ nlohmann::json runqueue_json(const RunqueueDump& d);
 // in the implementation (-1: undeclared).
 int report_cpu(int violation_cpu, int violation_task, const trace::Event* event,
                const std::function<int(int)>& cpu_of_task);
+
+// Whether the tree's augmented minimum (or, where kept, maximum) slice at its root
+// differs from the true one over the tree's members: the kernel's rotation callbacks
+// copy only min_vruntime (docs/MODEL.md §3.3), which the reference deliberately does
+// not reproduce. False where the dump keeps no per-node values.
+bool augmented_slice_stale(const RunqueueDump& d);
 
 // The first field where two dumps of the same CPU differ, entity by entity in task
 // order, as "CPU 0: task 3: vruntime: A 123, B 124"; "" when equal. The source and

@@ -27,8 +27,10 @@ RunqueueDump runqueue_dump(const kernel_src::Machine& k, const kernel_src::Obser
   d.sum_shift = r.sum_shift;
   d.v0 = r.v0;
   d.V = r.V;
-  for (const auto& x : o.entities) {
+  for (std::size_t i = 0; i < o.entities.size(); ++i) {
+    const auto& x = o.entities[i];
     EntityDump e;
+    e.is_root = static_cast<int>(i) == r.root;
     e.task = id_of(x.task);
     e.in_tree = x.in_tree != 0;
     e.is_curr = x.is_curr != 0;

@@ -16,7 +16,9 @@ namespace {
 
 class KernelSrcOracle final : public generator::Oracle {
  public:
-  KernelSrcOracle(const model::Config& config, const std::vector<model::TaskSpec>& specs) : m_(config, specs) {
+  KernelSrcOracle(const model::Config& config, const std::vector<model::TaskSpec>& specs,
+                  const kernel_src::c::ksrc_api* api)
+      : m_(config, specs, api) {
     tasks_.resize(specs.size());
     refresh();
   }
@@ -48,13 +50,13 @@ class KernelSrcOracle final : public generator::Oracle {
 
 }  // namespace
 
-generator::OracleFactory kernel_src_oracle() {
-  return [](const model::Config& config, const std::vector<model::TaskSpec>& specs) {
-    return std::unique_ptr<generator::Oracle>(new KernelSrcOracle(config, specs));
+generator::OracleFactory kernel_src_oracle(const kernel_src::c::ksrc_api* api) {
+  return [api](const model::Config& config, const std::vector<model::TaskSpec>& specs) {
+    return std::unique_ptr<generator::Oracle>(new KernelSrcOracle(config, specs, api));
   };
 }
 #else
-generator::OracleFactory kernel_src_oracle() { return nullptr; }
+generator::OracleFactory kernel_src_oracle(const kernel_src::c::ksrc_api*) { return nullptr; }
 #endif
 
 }  // namespace eevdf::runner

@@ -19,9 +19,10 @@
 
 namespace eevdf::runner {
 
-generator::Options tree_diff_generator_options(const std::string& profile) {
+generator::Options tree_diff_generator_options(const TreeDiffOptions& options) {
   generator::Options o = kernel_src_generator_options(default_generator_options());
-  o.profile = profile;
+  o.profile = options.profile;
+  o.oracle = options.oracle;
   return o;
 }
 
@@ -35,6 +36,7 @@ struct TraceDiff {
   bool overflow = false;
   bool crash = false;
   bool refused = false;
+  bool stale_augment = false;
   FirstDifference first;
 };
 
@@ -57,6 +59,7 @@ TraceDiff diff_trace(const generator::Options& o, std::uint64_t index, std::uint
   }
   out.overflow = lock.overflow_stop();
   out.crash = !lock.stop().empty() && !out.overflow;
+  out.stale_augment = lock.a_augment_stale();
   if (!lock.difference().empty()) {
     out.differ = true;
     out.first = {index, seed, line, lock.difference()};
@@ -68,7 +71,7 @@ TraceDiff diff_trace(const generator::Options& o, std::uint64_t index, std::uint
 
 TreeDiffResult run_tree_diff(const TreeDiffOptions& options, const replay::ImplementationFactory& a,
                              const replay::ImplementationFactory& b) {
-  const generator::Options o = tree_diff_generator_options(options.profile);
+  const generator::Options o = tree_diff_generator_options(options);
   std::vector<TraceDiff> per_trace(options.traces);
   std::atomic<std::uint64_t> next{0};
   const auto work = [&] {
@@ -88,6 +91,7 @@ TreeDiffResult run_tree_diff(const TreeDiffOptions& options, const replay::Imple
     r.refused_stops += t.refused ? 1 : 0;
     if (!t.differ) continue;
     ++r.differing_traces;
+    r.differing_after_stale_augment += t.stale_augment ? 1 : 0;
     if (!r.first) r.first = t.first;
   }
   return r;
@@ -130,7 +134,7 @@ DifferenceReport replay_difference(const trace::Trace& t, const std::string& fil
 ShrunkDifference shrink_difference(const TreeDiffOptions& options, const FirstDifference& first,
                                    const replay::ImplementationFactory& a, const replay::ImplementationFactory& b,
                                    double seconds_max) {
-  const trace::Trace failing = generator::generate_trace(first.seed, tree_diff_generator_options(options.profile));
+  const trace::Trace failing = generator::generate_trace(first.seed, tree_diff_generator_options(options));
   ShrunkDifference out;
   shrinkers::Budget budget;
   budget.seconds_max = seconds_max;

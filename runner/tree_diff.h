@@ -29,6 +29,9 @@ struct TreeDiffOptions {
   // The traces' `kernel` profile: the release of the trees under test (its base
   // slice, and the reference's profile when one side is the reference).
   std::string profile = "6.12";
+  // When set, A decides which drawn events are legal (a tree's kernel-src: its
+  // decisions differ from the reference's); else the reference of `profile` does.
+  generator::OracleFactory oracle;
 };
 
 // Where a trace first shows the two implementations differing.
@@ -46,6 +49,10 @@ struct TreeDiffResult {
   std::uint64_t overflow_stops = 0;  // traces whose comparison stopped at a reference's s64 overflow
   std::uint64_t crash_stops = 0;     // ... where both crashed alike
   std::uint64_t refused_stops = 0;   // ... where A refused an event the generator drew
+  // Differing traces where A's tree showed a stale augmented slice at or before the
+  // difference (ImplementationLockstep::a_augment_stale): against the reference, the
+  // difference the reference makes on purpose (docs/MODEL.md §3.3).
+  std::uint64_t differing_after_stale_augment = 0;
   std::optional<FirstDifference> first;
 };
 
@@ -64,7 +71,7 @@ struct DifferenceReport {
 
 // The generator settings of the campaign: run's defaults without what the real code
 // cannot run (kernel_src_generator_options), under `profile`.
-generator::Options tree_diff_generator_options(const std::string& profile);
+generator::Options tree_diff_generator_options(const TreeDiffOptions& options);
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 TreeDiffResult run_tree_diff(const TreeDiffOptions& options, const replay::ImplementationFactory& a,

@@ -71,7 +71,7 @@ constexpr const char* kTwoForks = "eevdf-trace 1\nkernel 6.12\ntopology 1x1\ntas
 }  // namespace
 
 TEST_CASE("kernel-src against itself and against the 6.12 reference: no difference", "[tree_diff]") {
-  const TreeDiffOptions o{1, 40, 1, "6.12"};
+  const TreeDiffOptions o{1, 40, 1, "6.12", {}};
   const TreeDiffResult self = run_tree_diff(o, builtin(), builtin());
   CHECK(self.traces == 40);
   CHECK(self.events > 1000);
@@ -85,10 +85,10 @@ TEST_CASE("kernel-src against itself and against the 6.12 reference: no differen
 }
 
 TEST_CASE("a side that differs is found, shrunk to the events that show it and dumped on both sides", "[tree_diff]") {
-  const TreeDiffResult r = run_tree_diff(TreeDiffOptions{1, 10, 1, "6.12"}, builtin(), perturbed());
+  const TreeDiffResult r = run_tree_diff(TreeDiffOptions{1, 10, 1, "6.12", {}}, builtin(), perturbed());
   REQUIRE(r.first);
   CHECK(r.first->difference.find(": V: A ") != std::string::npos);
-  const ShrunkDifference s = shrink_difference(TreeDiffOptions{1, 10, 1, "6.12"}, *r.first, builtin(), perturbed(), 30);
+  const ShrunkDifference s = shrink_difference(TreeDiffOptions{1, 10, 1, "6.12", {}}, *r.first, builtin(), perturbed(), 30);
   // Two tasks on one CPU (the CPUs folded onto CPU 0): their forks, nothing else.
   CHECK(s.stats.events_after == 2);
   const DifferenceReport d = replay_difference(s.trace, "<shrunk>", builtin(), perturbed());
@@ -101,8 +101,8 @@ TEST_CASE("a side that differs is found, shrunk to the events that show it and d
 
 TEST_CASE("the campaign's first difference does not depend on --jobs", "[tree_diff]") {
   const auto injected = replay::reference_implementation("6.12", {"reweight_unscaled_lag"});
-  const TreeDiffResult one = run_tree_diff(TreeDiffOptions{3, 30, 1, "6.12"}, builtin(), injected);
-  const TreeDiffResult three = run_tree_diff(TreeDiffOptions{3, 30, 3, "6.12"}, builtin(), injected);
+  const TreeDiffResult one = run_tree_diff(TreeDiffOptions{3, 30, 1, "6.12", {}}, builtin(), injected);
+  const TreeDiffResult three = run_tree_diff(TreeDiffOptions{3, 30, 3, "6.12", {}}, builtin(), injected);
   REQUIRE(one.first);
   REQUIRE(three.first);
   CHECK(one.first->index == three.first->index);
@@ -114,13 +114,13 @@ TEST_CASE("the campaign's first difference does not depend on --jobs", "[tree_di
 
 TEST_CASE("two references: a profile against itself agrees, 6.12 against 6.18 does not", "[tree_diff]") {
   const auto r618 = replay::reference_implementation("6.18");
-  const TreeDiffResult same = run_tree_diff(TreeDiffOptions{1, 20, 2, "6.18"}, r618, r618);
+  const TreeDiffResult same = run_tree_diff(TreeDiffOptions{1, 20, 2, "6.18", {}}, r618, r618);
   CHECK(same.differing_traces == 0);
   CHECK(same.events > 500);
   // 6.18 keeps v0 as min_vruntime, moved by update_min_vruntime() at every update;
   // 6.12's zero_vruntime moves inside avg_vruntime() only: the first run shows it.
   const TreeDiffResult apart =
-      run_tree_diff(TreeDiffOptions{1, 20, 2, "6.12"}, replay::reference_implementation("6.12"), r618);
+      run_tree_diff(TreeDiffOptions{1, 20, 2, "6.12", {}}, replay::reference_implementation("6.12"), r618);
   REQUIRE(apart.first);
   CHECK(apart.differing_traces > 0);
 }
