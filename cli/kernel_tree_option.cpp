@@ -28,4 +28,14 @@ int select_kernel_tree(const std::string& dir) {
   return 0;
 }
 
+int select_kernel_tree(const std::string& dir, const CLI::App& cmd, std::string& model) {
+  if (dir.empty()) return 0;
+  if (cmd.count("--model") != 0 && model != "kernel-src") {
+    std::cerr << fmt::format("--kernel-tree runs the kernel-src model: it cannot go with --model={}\n", model);
+    return 2;
+  }
+  model = "kernel-src";
+  return select_kernel_tree(dir);
+}
+
 }  // namespace eevdf::cli

@@ -14,4 +14,8 @@ void add_kernel_tree_option(CLI::App* cmd, std::string& dir);
 // runs and whether its build came from the cache. 0, or 2 with the error printed.
 int select_kernel_tree(const std::string& dir);
 
+// For commands with `--model`: a tree implies --model=kernel-src; asking for another
+// model beside it is a usage error (2, printed). Then select_kernel_tree.
+int select_kernel_tree(const std::string& dir, const CLI::App& cmd, std::string& model);
+
 }  // namespace eevdf::cli

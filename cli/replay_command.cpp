@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "cli/commands.h"
+#include "cli/kernel_tree_option.h"
 #include "replay/vocabulary.h"
 #include "model/injections.h"
 #include "properties/catalogue.h"
@@ -24,6 +25,7 @@ struct ReplayFlags {
   bool keep_going = false;
   std::string model = "reference";
   std::string diff;  // "fast" (`--diff`), "kernel-src" or "ideal"
+  std::string kernel_tree;
 };
 
 replay::Options to_options(const ReplayFlags& flags) {
@@ -96,7 +98,11 @@ Run add_replay(CLI::App& app) {
                 "arithmetic in lockstep, every differing decision judged against the accumulated rounding bound "
                 "(ideal_tracks_kernel)")
       ->check(CLI::IsMember({"fast", "kernel-src", "ideal"}));
-  return [flags] { return run(*flags); };
+  add_kernel_tree_option(cmd, flags->kernel_tree);
+  return [flags, cmd] {
+    if (const int rc = select_kernel_tree(flags->kernel_tree, *cmd, flags->model); rc != 0) return rc;
+    return run(*flags);
+  };
 }
 
 }  // namespace eevdf::cli
