@@ -9,10 +9,10 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <regex>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "replay/kernel_tree.h"
 #include "replay/model_config.h"
 #include "replay/replay.h"
 #include "replay/runqueue_dump.h"
@@ -60,14 +60,6 @@ struct Side {
   bool builtin = false;
 };
 
-// The reference's profile for a release ("6.18.2", "linux-source-6.12 6.12.117-1"): the
-// one with its rules, else the newest.
-std::string profile_for(const std::string& release) {
-  static const std::regex version(R"((\d+)\.(\d+))");
-  std::smatch m;
-  return std::regex_search(release, m, version) && m[1] == "6" && m[2] == "12" ? "6.12" : "6.18";
-}
-
 std::optional<Side> side(const std::string& spec, const Side* a, const std::vector<std::string>& injections,
                          std::string& error) {
   Side s;
@@ -79,7 +71,7 @@ std::optional<Side> side(const std::string& spec, const Side* a, const std::vect
     return s;
   }
   if (spec == "reference" && a != nullptr) {
-    const std::string profile = profile_for(a->release);
+    const std::string profile = replay::profile_for_release(a->release);
     s.name = fmt::format("reference {}", profile);
     for (const std::string& i : injections) s.name += " +" + i;
     s.factory = replay::reference_implementation(profile, injections);
@@ -201,7 +193,7 @@ int run(TreeDiffFlags f) {
   const replay::ImplementationFactory& b = sb->factory;
   const std::string& a_name = sa->name;
   const std::string& b_name = sb->name;
-  f.o.profile = profile_for(sa->release);
+  f.o.profile = replay::profile_for_release(sa->release);
   if (!sa->builtin) f.o.oracle = runner::kernel_src_oracle(sa->api);  // traces valid on A
 
   const runner::TreeDiffResult r = runner::run_tree_diff(f.o, a, b);

@@ -14,6 +14,9 @@
 #include <random>
 
 #include "cli/commands.h"
+#include "cli/kernel_tree_option.h"
+#include "replay/kernel_tree.h"
+#include "runner/kernel_src_oracle.h"
 #include "cli/corpus_suite.h"
 #include "cli/seconds.h"
 #include "replay/vocabulary.h"
@@ -57,6 +60,7 @@ struct RunFlags {
   std::uint64_t ideal_every = 0;
   std::uint64_t steady_every = runner::kSteadyEveryDefault;
   std::string model = "reference";
+  std::string kernel_tree;
 };
 
 // Flags to runner options; "" or why they are wrong (exit 2).
@@ -93,6 +97,10 @@ std::string to_options(const RunFlags& f, runner::Options& o) {
   if (f.model == "kernel-src") {
     o.kernel_src = true;
     o.generator = runner::kernel_src_generator_options(o.generator);
+    if (!f.kernel_tree.empty()) {  // traces valid on the tree, under the profile of its release
+      o.generator.oracle = runner::kernel_src_oracle();
+      o.generator.profile = replay::profile_for_release(replay::kernel_src_version());
+    }
   }
   return runner::validate(o);
 }
@@ -112,7 +120,8 @@ std::string command_line(const RunFlags& f, const runner::Options& o) {
   if (f.diff_every != 0) c += fmt::format(" --diff-every {}", f.diff_every);
   if (f.ideal_every != 0) c += fmt::format(" --ideal-every {}", f.ideal_every);
   if (f.steady_every != runner::kSteadyEveryDefault) c += fmt::format(" --steady-every {}", f.steady_every);
-  if (f.model != "reference") c += " --model " + f.model;
+  if (!f.kernel_tree.empty()) c += " --kernel-tree " + f.kernel_tree;
+  else if (f.model != "reference") c += " --model " + f.model;
   return c;
 }
 
@@ -462,7 +471,11 @@ Run add_run(CLI::App& app) {
                   "reference (default) or kernel-src: 6.12 traces through the 6.12 profile and the real fair.c")
       ->check(CLI::IsMember({"reference", "kernel-src"}));
   cmd->add_option("--shrink-time", f->shrink_seconds, "Seconds per shrink (default 30)")->check(CLI::Range(0.0, 3600.0));
-  return [f] { return run(*f); };
+  add_kernel_tree_option(cmd, f->kernel_tree);
+  return [f, cmd] {
+    if (const int rc = select_kernel_tree(f->kernel_tree, *cmd, f->model); rc != 0) return rc;
+    return run(*f);
+  };
 }
 
 }  // namespace eevdf::cli

@@ -1,11 +1,19 @@
 // The tree choice of kernel_tree.h.
 #include "replay/kernel_tree.h"
 
+#include <regex>
+
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "kernel_src/tree_build.h"
 #endif
 
 namespace eevdf::replay {
+
+std::string profile_for_release(const std::string& release) {
+  static const std::regex version(R"((\d+)\.(\d+))");
+  std::smatch m;
+  return std::regex_search(release, m, version) && m[1] == "6" && m[2] == "12" ? "6.12" : "6.18";
+}
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 KernelTreeChoice select_kernel_tree(const std::string& dir) {

@@ -17,4 +17,8 @@ struct KernelTreeChoice {
 // machine made afterwards.
 KernelTreeChoice select_kernel_tree(const std::string& dir);
 
+// The reference's profile whose rules a release follows ("6.18.2", "linux-source-6.12
+// 6.12.117-1"): "6.12" for 6.12, else the newest, "6.18".
+std::string profile_for_release(const std::string& release);
+
 }  // namespace eevdf::replay
