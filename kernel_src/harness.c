@@ -23,17 +23,19 @@ _Noreturn void ksrc_oops(const char *why) {
   __builtin_trap(); /* an oops outside an entry point is a harness bug */
 }
 
-/* Runs `call` (a statement) with an escape for ksrc_oops; `on_oops` afterwards. */
+/* Runs `call` (a statement) with an escape for ksrc_oops; `on_oops` afterwards. Nests:
+ * an observation from a mirror hook runs inside an entry point's call. */
 #define KSRC_GUARDED(call, on_oops)       \
   do {                                     \
     jmp_buf escape;                        \
+    jmp_buf *const outer = ksrc_escape;    \
     if (setjmp(escape) != 0) {             \
-      ksrc_escape = NULL;                  \
+      ksrc_escape = outer;                 \
       on_oops;                             \
     }                                      \
     ksrc_escape = &escape;                 \
     call;                                  \
-    ksrc_escape = NULL;                    \
+    ksrc_escape = outer;                   \
   } while (0)
 
 /* Functions the kernel file declares ahead of their definitions, and the wrappers
@@ -46,19 +48,31 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int fla
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
 static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
 static _Thread_local int ksrc_in_pick_task; /* inside pick_task_fair() */
+static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
+/* Inside ksrc_observe(): its own reads fire no mirror hook. */
+static _Thread_local int ksrc_observing;
+/* The property mirror's hooks (NULL while observing or when none is installed). */
+static inline const struct ksrc_mirror_hooks *ksrc_mirror(void) { return ksrc_observing ? NULL : ksrc_hooks.mirror; }
+static inline int ksrc_mirror_task(struct sched_entity *se) { return se ? task_of(se)->index : -1; }
 
 #include "fair_extract.c"
 
 /* The wrappers: the real function, then the observer hook (the points where the
  * reference model fires placed / picked / reweighted). */
 static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags) {
+  const s64 vlag = se->vlag, rel = (s64)se->deadline;
+  const int had_rel = se->rel_deadline;
   ksrc_real_place_entity(cfs_rq, se, flags);
   if (ksrc_hooks.placed) ksrc_hooks.placed(cfs_rq, se, flags);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->placed) m->placed(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), flags, vlag, had_rel, rel);
 }
 
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
   struct sched_entity *se = ksrc_real_pick_eevdf(cfs_rq);
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
   /* pick_next_entity() reads se->sched_delayed at once; the wakeup check only compares. */
   if (!se && ksrc_in_pick_task)
     ksrc_oops(KSRC_OOPS_NULL_PICK ": pick_eevdf() found nothing eligible");
@@ -68,6 +82,19 @@ static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
 static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight) {
   ksrc_real_reweight_entity(cfs_rq, se, weight);
   if (ksrc_hooks.reweighted) ksrc_hooks.reweighted(cfs_rq, se, weight);
+}
+
+/* The wrappers for the property mirror alone (update_entity_lag, set_next_buddy). */
+static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  ksrc_real_update_entity_lag(cfs_rq, se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
+}
+
+static void set_next_buddy(struct sched_entity *se) {
+  ksrc_real_set_next_buddy(se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->buddy_set && cfs_rq_of(se)->next == se) m->buddy_set(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se));
 }
 
 /* core.c wakeup_preempt(): the fair hook under a fair curr; an idle CPU (the idle
@@ -105,6 +132,8 @@ const char *ksrc_oops_taken(void) {
 void ksrc_init_cfs_rq(struct cfs_rq *cfs_rq) { init_cfs_rq(cfs_rq); }
 void ksrc_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
   KSRC_GUARDED(enqueue_task_fair(rq, p, flags), return);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->enqueued) m->enqueued(m->ctx);
 }
 bool ksrc_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
   bool done = false;
@@ -122,6 +151,8 @@ void ksrc_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev) {
   KSRC_GUARDED(put_prev_entity(cfs_rq, prev), return);
 }
 void ksrc_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->set_next) m->set_next(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
   KSRC_GUARDED(set_next_entity(cfs_rq, se), return);
 }
 void ksrc_wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags) {
@@ -207,7 +238,15 @@ static int ksrc_obs_index(const struct ksrc_obs_rq *out, const struct rb_node *n
 /* The runqueue as the tree's own structures hold it: the rbtree walked in order with
  * the tree's rb_first_cached / rb_next, then curr when it is not in the tree. Pure:
  * avg_vruntime() (which re-bases v0) runs on a copy. */
+static void ksrc_observe_rq(struct rq *rq, struct ksrc_obs_rq *out);
 void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
+  const int was = ksrc_observing;
+  ksrc_observing = 1;
+  ksrc_observe_rq(rq, out);
+  ksrc_observing = was;
+}
+
+static void ksrc_observe_rq(struct rq *rq, struct ksrc_obs_rq *out) {
   struct cfs_rq *cfs_rq = &rq->cfs;
   out->shape = KSRC_SHAPE;
   out->cpu = rq->cpu;

@@ -147,6 +147,7 @@ class KernelSrcEngine final : public Engine {
     properties::Judging judging;  // the 6.12 properties in the kernel arithmetic, and the differential
     judging.profile = model::profile_6_12::name;
     judging.system = {"kernel_matches_reference"};
+    judging.kernel_src = judging.reference_lockstep = true;
     log_.judging(judging);
     causes_.note_header(s.header, config_);
     lock_ = std::make_unique<KernelSrcLockstep>(config, make_task_specs(s.header), &log_,
@@ -175,16 +176,16 @@ class KernelSrcEngine final : public Engine {
   }
 
   Outcome finish(std::uint64_t events) override {
-    lock_->reference().finish();
+    lock_->finish();
     const auto measure = [this](std::string_view name, std::string& num, std::string& den) {
-      return difference_.empty() && lock_->reference().checker().measure(name, num, den);
+      return difference_.empty() && lock_->measure(name, num, den);
     };
     const auto missing = [&](std::string_view finding) {
       return finding_missing(finding, {log_.tagged(), measure, causes_, config_});
     };
     const bool ok = log_.expectations_hold(summary_, missing) && failed_ == 0;
     summary_ << fmt::format("{}: {} (kernel-src {}, {} events, {} expectations, {} violations, {} kernel warnings; "
-                            "properties on the 6.12 reference in lockstep{})\n",
+                            "properties on kernel-src, the rest on the 6.12 reference in lockstep{})\n",
                             s_.file, ok ? "ok" : "FAILED", kernel_src::kernel_version(), events, expectations_,
                             log_.total(), lock_->kernel_src().warnings(),
                             difference_.empty() ? "" : fmt::format(" up to line {}", line_));
@@ -223,7 +224,7 @@ class KernelSrcEngine final : public Engine {
       return {false, (lock_->oops().empty() ? "kernel_matches_reference failed" : "kernel-src crashed") +
                          std::string(" at line ") + std::to_string(line_)};
     std::string num, den;
-    if (!lock_->reference().checker().measure(x.measure, num, den)) return {false, "measure not available in this selection"};
+    if (!lock_->measure(x.measure, num, den)) return {false, "measure not available in this selection"};
     return compare_measure(x, Rational(num + "/" + den));
   }
 

@@ -157,6 +157,28 @@ struct ksrc_hooks {
   void (*placed)(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
   void (*picked)(struct cfs_rq *cfs_rq, struct sched_entity *se);
   void (*reweighted)(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
+  const struct ksrc_mirror_hooks *mirror; /* the property mirror's (NULL: none) */
+};
+
+/* ---- the property mirror's calls (replay/kernel_src_mirror.h) ------------------
+ * The wrapped calls the properties observe, by CPU and task index (-1: none), with
+ * what the call consumed that its end no longer shows. Not fired while the harness
+ * observes a runqueue (ksrc_observe). Any may be NULL. */
+struct ksrc_mirror_hooks {
+  void *ctx;
+  /* place_entity() returned; `vlag` and (when `had_rel`) the relative deadline `rel`
+   * are the entity's before the placement. */
+  void (*placed)(void *ctx, int cpu, int task, int flags, s64 vlag, int had_rel, s64 rel);
+  /* An enqueue entry point returned (the placement's sums are complete). */
+  void (*enqueued)(void *ctx);
+  /* The schedule path's pick_eevdf() returned `task`. */
+  void (*picked)(void *ctx, int cpu, int task);
+  /* update_entity_lag() stored se->vlag. */
+  void (*lag_stored)(void *ctx, int cpu, int task);
+  /* set_next_entity() is about to make `task` curr. */
+  void (*set_next)(void *ctx, int cpu, int task);
+  /* set_next_buddy() made `task` the next buddy. */
+  void (*buddy_set)(void *ctx, int cpu, int task);
 };
 
 #endif

@@ -1,0 +1,138 @@
+// A Machine as a state container: another implementation's state written into it
+// field by field (the mirror of kernel-src, replay/kernel_src_mirror.h), so that the
+// property checks, written over model::Machine, judge that implementation's state.
+// Nothing of the model's own code runs on a loaded machine; the loader only writes
+// what a Machine holds, in the model's own representation. Pure.
+#pragma once
+
+#include <cstdint>  // kernel words
+#include <vector>   // tree order
+
+#include "model/arith_kernel.h"
+#include "model/machine.h"
+
+namespace eevdf::model {
+
+// The kernel's u64 virtual times as the model's exact values: the model keeps v0 in
+// [0, 2^64) at init_cfs_rq and lets values run past 2^64 unwrapped, so a time is
+// read as v0 plus its signed distance from v0 (exact while it is within 2^63 of v0).
+struct VirtualTimes {
+  std::uint64_t v0 = 0;  // the runqueue's v0, as the kernel holds it
+  KernelArith::value v0_value() const { return KernelArith::from_u64(v0); }
+  KernelArith::value absolute(std::uint64_t t) const {
+    return v0_value() + KernelArith::from_s64(static_cast<std::int64_t>(t - v0));
+  }
+};
+
+// One task as the other implementation holds it (core.c state and its entity).
+struct MirrorTask {
+  bool forked = false, exited = false, on_rq = false, in_iowait = false, in_iowait_acct = false;
+  int cpu = 0;
+  int nice = 0;
+  // The entity. `vruntime`, `deadline` (unless rel_deadline) and `vlag` when it
+  // stashes a deadline (6.12 protection) are absolute times, read by VirtualTimes.
+  bool se_on_rq = false, sched_delayed = false, rel_deadline = false, custom_slice = false;
+  std::uint64_t vruntime = 0, deadline = 0, slice = 0, weight = 0;
+  std::uint32_t inv_weight = 0;
+  std::int64_t vlag = 0;
+  bool vlag_is_time = false;  // vlag holds an absolute time (6.12: the deadline stashed at pick)
+  bool has_vprot = false;     // the tree has se->vprot
+  std::uint64_t vprot = 0;    // absolute
+  std::uint64_t exec_start = 0, sum_exec_runtime = 0, prev_sum_exec_runtime = 0;
+};
+
+// One runqueue: its tree in order (task indices), curr, the buddy and the counters.
+struct MirrorRq {
+  int curr = -1;      // rq->curr's task, -1: idle
+  int cfs_curr = -1;  // cfs_rq->curr's task, -1: none
+  int next = -1;      // cfs_rq->next's task, -1: none
+  bool need_resched = false;
+  unsigned nr_running = 0, nr_queued = 0, h_nr_queued = 0;
+  int h_nr_runnable = 0;
+  std::uint64_t load_weight = 0;
+  std::int64_t sum = 0;  // Σ key*w over the tree (cfs_rq->avg_vruntime)
+  std::uint64_t sum_weight = 0;
+  std::uint64_t v0 = 0;
+  std::int64_t nr_iowait = 0, nr_iowait_acct = 0;
+  bool ever_enqueued = false;
+  std::vector<int> tree;  // the tree's members in order
+};
+
+// Writes a loaded state into a Machine<KernelArith, P> (a friend of Machine). Each
+// load bumps every runqueue's generation: the checker's recounts (properties' Env::
+// facts) are then taken again from the loaded state.
+template <class P>
+struct MirrorLoader {
+  using M = Machine<KernelArith, P>;
+  using value = KernelArith::value;
+
+  static void set_now(M& m, std::uint64_t now) { m.now_ = now; }
+
+  // Task `p`'s fields; its entity's times are read against its CPU's v0 `times`.
+  static void load_task(M& m, int p, const MirrorTask& t, const VirtualTimes& times) {
+    auto& task = m.tasks_.at(static_cast<std::size_t>(p));
+    task.forked = t.forked;
+    task.exited = t.exited;
+    task.on_rq = t.on_rq;
+    task.in_iowait = t.in_iowait;
+    task.in_iowait_acct = t.in_iowait_acct;
+    task.cpu = t.cpu;
+    task.nice = t.nice;
+    auto& se = task.se;
+    se.on_rq = t.se_on_rq;
+    se.sched_delayed = t.sched_delayed;
+    se.rel_deadline = t.rel_deadline;
+    se.custom_slice = t.custom_slice;
+    se.vruntime = times.absolute(t.vruntime);
+    se.deadline = t.rel_deadline ? KernelArith::from_s64(static_cast<std::int64_t>(t.deadline)) : times.absolute(t.deadline);
+    se.slice = t.slice;
+    se.load = load_weight{t.weight, t.inv_weight};
+    se.vlag = t.vlag_is_time ? times.absolute(static_cast<std::uint64_t>(t.vlag)) : KernelArith::from_s64(t.vlag);
+    se.vprot = t.has_vprot ? times.absolute(t.vprot) : KernelArith::value{};
+    se.exec_start = t.exec_start;
+    se.sum_exec_runtime = t.sum_exec_runtime;
+    se.prev_sum_exec_runtime = t.prev_sum_exec_runtime;
+  }
+
+  // CPU `cpu`'s runqueue; its members' entities are loaded already (load_task).
+  static void load_rq(M& m, int cpu, const MirrorRq& r) {
+    auto& rq = m.rqs_.at(static_cast<std::size_t>(cpu));
+    auto& cfs = rq.cfs;
+    const auto se_of = [&](int p) { return p < 0 ? nullptr : &m.tasks_.at(static_cast<std::size_t>(p)).se; };
+    rq.curr = r.curr < 0 ? nullptr : &m.tasks_.at(static_cast<std::size_t>(r.curr));
+    rq.need_resched = r.need_resched;
+    rq.nr_running = r.nr_running;
+    rq.nr_iowait = r.nr_iowait;
+    rq.nr_iowait_acct = r.nr_iowait_acct;
+    rq.ever_enqueued = r.ever_enqueued;
+    cfs.load_weight = r.load_weight;
+    cfs.nr_queued = r.nr_queued;
+    cfs.h_nr_queued = r.h_nr_queued;
+    cfs.h_nr_runnable = r.h_nr_runnable;
+    cfs.avg_vruntime = KernelArith::from_s64(r.sum);
+    cfs.avg_load = r.sum_weight;
+    cfs.min_vruntime = VirtualTimes{r.v0}.v0_value();
+    cfs.curr = se_of(r.cfs_curr);
+    cfs.next = se_of(r.next);
+    cfs.timeline.clear();
+    cfs.by_vruntime_index.clear();
+    cfs.slices.clear();
+    // The tree's own order: each member's insertion rank is its position in it.
+    std::uint64_t seq = 0;
+    for (const int p : r.tree) {
+      auto* se = se_of(p);
+      se->tree_seq = ++seq;
+      se->tree_deadline = se->deadline;
+      se->tree_vruntime = se->vruntime;
+      se->tree_slice = se->slice;
+      cfs.timeline.insert(se);
+      cfs.by_vruntime_index.insert(se);
+      cfs.slices.insert(se->slice);
+    }
+    cfs.tree_seq_next = seq + 1;
+    cfs.overflow.clear();
+    for (auto& each : m.rqs_) ++each.cfs.generation;
+  }
+};
+
+}  // namespace eevdf::model

@@ -1,0 +1,69 @@
+// Which properties judge the real code (kernel-src) itself: the checks run on the
+// mirror of its runqueues (replay/kernel_src_mirror.h), fed by the calls the
+// harness's wrappers observe. A property needs the state and the hooks it reads; one
+// whose hook no wrapper supplies is not judged on the real code, and says which
+// call it would need. judging.h decides from this table; the mirror selects by it.
+#pragma once
+
+#include <array>        // the tables
+#include <string_view>  // names
+
+namespace eevdf::properties {
+
+// The per-event properties judged on kernel-src's mirror (its state after every
+// event; placed, picked, lag_stored, set_next and buddy_set from the wrapped calls),
+// and kernel_warn (the real code's own warnings and crash).
+inline constexpr std::array<std::string_view, 14> kJudgedOnKernelSrc{{
+    "counters_consistent",
+    "task_conservation",
+    "service_conservation",
+    "lag_zero_sum",
+    "pick_eligible",
+    "pick_earliest_deadline",
+    "pick_nonempty",
+    "placement_eligible",
+    "placement_preserves_lag",
+    "migration_preserves_lag",
+    "reweight_preserves_lag",
+    "lag_clamped",
+    "delayed_never_runs",
+    "kernel_warn",
+}};
+
+// For each per-event property not judged on kernel-src: what the real code does not
+// show the mirror yet.
+struct KernelSrcGap {
+  std::string_view name;
+  std::string_view needs;
+};
+inline constexpr std::array<KernelSrcGap, 13> kKernelSrcGaps{{
+    {"sums_consistent", "v0's re-base inside avg_vruntime (a wrapper of update_zero_vruntime: v0_moved)"},
+    {"no_overflow", "the s64 operations of the real code, which wrap without a trace"},
+    {"slice_sane", "update_curr's deadline renewal (charged)"},
+    {"lone_no_resched", "update_curr's reschedule decision (charged)"},
+    {"slice_protection", "update_curr's decisions and the wakeup check's steps (charged, wakeup_pick_step)"},
+    {"wakeup_preempt_rule", "update_curr's and the wakeup check's decisions (charged, wakeup_decided)"},
+    {"delayed_entry", "delay entry and exit (set_delayed / clear_delayed with their dequeue flags)"},
+    {"delayed_frozen", "delay entry and exit (set_delayed / clear_delayed)"},
+    {"delayed_completion", "delay entry and exit and how it ended (by pick, wake or force)"},
+    {"lag_bound", "delay entry and exit (the qualifying stretches)"},
+    {"iowait_accounting", "__block_task's completion of a sleep (block_completed)"},
+    {"iowait_visibility", "__block_task's completion of a sleep (block_completed)"},
+    {"min_slice_exact", "set_protect_slice's minimum slice (protection_set; 6.18 only)"},
+}};
+
+constexpr bool judged_on_kernel_src(std::string_view name) {
+  for (const std::string_view p : kJudgedOnKernelSrc)
+    if (p == name) return true;
+  return false;
+}
+
+// What `name` would need to be judged on kernel-src ("" when it is, or is no
+// per-event property).
+constexpr std::string_view kernel_src_gap(std::string_view name) {
+  for (const KernelSrcGap& g : kKernelSrcGaps)
+    if (g.name == name) return g.needs;
+  return {};
+}
+
+}  // namespace eevdf::properties
