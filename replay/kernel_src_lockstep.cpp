@@ -37,7 +37,7 @@ KernelSrcLockstep::KernelSrcLockstep(const model::Config& config, const std::vec
                                                    properties::Selection{{"kernel_matches_reference"}, {}})),
       kernel_src_(std::make_unique<kernel_src::Machine>(config, specs)) {
   if (sink != nullptr)
-    mirror_ = std::make_unique<KernelSrcMirror>(config, specs, *kernel_src_, *sink, kernel_src_selection(selection));
+    mirror_ = std::make_unique<KernelSrcMirror>(config, specs, *kernel_src_, *sink, selection);
   hooks_ = std::make_unique<kernel_src::HookLockstep>(reference_->machine(), reference_->checker_observer(),
                                                        *kernel_src_);
   reference_->set_front_observer(hooks_->observer());

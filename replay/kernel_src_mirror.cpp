@@ -58,7 +58,7 @@ KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<
                                  const properties::Selection& selection)
     : k_(k), mirror_(config, specs), env_(mirror_, sink), checker_(env_),
       obs_(static_cast<std::size_t>(k.ncpus())), v0_(static_cast<std::size_t>(k.ncpus()), 0) {
-  properties::add_properties(checker_, env_, selection);
+  properties::add_properties(checker_, env_, kernel_src_selection(selection));
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) {
     k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)]);
     v0_[static_cast<std::size_t>(cpu)] = obs_[static_cast<std::size_t>(cpu)].rq.v0;

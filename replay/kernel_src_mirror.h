@@ -43,7 +43,7 @@ class KernelSrcMirror {
   using Mirror = model::Machine<model::KernelArith, Profile>;
 
   // Installs its hooks on `k` (removed again by the destructor); the properties of
-  // `selection` report to `sink`.
+  // `selection` that kernel-src judges (kernel_src_selection) report to `sink`.
   KernelSrcMirror(const model::Config& config, const std::vector<model::TaskSpec>& specs, kernel_src::Machine& k,
                   properties::Sink& sink, const properties::Selection& selection);
   ~KernelSrcMirror();
