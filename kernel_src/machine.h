@@ -141,6 +141,7 @@ class Machine {
   std::string oops_condition_;
   std::vector<HookCall>* hook_calls_ = nullptr;
   bool picking_ = false;  // inside pick_task_fair
+  mutable std::vector<c::ksrc_obs_entity> observe_room_;  // observe()'s buffer
 };
 
 // The kernel release the harness was built from ("6.12.117-1~deb12u1"), for reports.

@@ -114,10 +114,9 @@ struct MirrorLoader {
     cfs.min_vruntime = VirtualTimes{r.v0}.v0_value();
     cfs.curr = se_of(r.cfs_curr);
     cfs.next = se_of(r.next);
-    cfs.timeline.clear();
-    cfs.by_vruntime_index.clear();
-    cfs.slices.clear();
-    // The tree's own order: each member's insertion rank is its position in it.
+    // The tree's own order: each member's insertion rank is its position in it. The
+    // model's indexes of min_vruntime and min_slice stay empty: they serve the model's
+    // own pick, which never runs on a loaded machine.
     std::uint64_t seq = 0;
     for (const int p : r.tree) {
       auto* se = se_of(p);
@@ -125,14 +124,38 @@ struct MirrorLoader {
       se->tree_deadline = se->deadline;
       se->tree_vruntime = se->vruntime;
       se->tree_slice = se->slice;
-      cfs.timeline.insert(se);
-      cfs.by_vruntime_index.insert(se);
-      cfs.slices.insert(se->slice);
+    }
+    if (!same_order(cfs, r.tree, se_of)) {
+      cfs.timeline.clear();
+      for (const int p : r.tree) cfs.timeline.insert(se_of(p));
     }
     cfs.tree_seq_next = seq + 1;
     cfs.overflow.clear();
-    for (auto& each : m.rqs_) ++each.cfs.generation;
+    ++cfs.generation;
   }
+
+  // A task's entity was written while another runqueue's tree may hold it: that
+  // queue's recount must be taken again.
+  static void changed(M& m, int cpu) { ++m.rqs_.at(static_cast<std::size_t>(cpu)).cfs.generation; }
+
+ private:
+  // Whether the tree already holds `tree`'s entities in that order, and their new keys
+  // keep it ordered (then the set is left as it is: loads at every hook allocate nothing).
+  template <class SeOf>
+  static bool same_order(const cfs_rq<KernelArith>& cfs, const std::vector<int>& tree, SeOf se_of) {
+    if (cfs.timeline.size() != tree.size()) return false;
+    auto it = cfs.timeline.begin();
+    const typename cfs_rq<KernelArith>::by_deadline before;
+    const sched_entity<KernelArith>* last = nullptr;
+    for (const int p : tree) {
+      const auto* se = se_of(p);
+      if (*it != se || (last != nullptr && !before(last, se))) return false;
+      last = se;
+      ++it;
+    }
+    return true;
+  }
+ public:
 };
 
 }  // namespace eevdf::model

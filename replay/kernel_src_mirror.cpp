@@ -57,12 +57,10 @@ KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<
                                  kernel_src::Machine& k, properties::Sink& sink,
                                  const properties::Selection& selection)
     : k_(k), mirror_(config, specs), env_(mirror_, sink), checker_(env_),
-      obs_(static_cast<std::size_t>(k.ncpus())), v0_(static_cast<std::size_t>(k.ncpus()), 0) {
+      obs_(static_cast<std::size_t>(k.ncpus())), v0_(static_cast<std::size_t>(k.ncpus()), 0),
+      members_(static_cast<std::size_t>(k.ncpus())) {
   properties::add_properties(checker_, env_, kernel_src_selection(selection));
-  for (int cpu = 0; cpu < k_.ncpus(); ++cpu) {
-    k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)]);
-    v0_[static_cast<std::size_t>(cpu)] = obs_[static_cast<std::size_t>(cpu)].rq.v0;
-  }
+  for (int cpu = 0; cpu < k_.ncpus(); ++cpu) observe(cpu);
   const unsigned shape = k_.ncpus() > 0 ? obs_[0].rq.shape : 0;
   EEVDF_ASSERT(forms_for_shape(shape) == Profile::name,
                "the kernel-src harness has an observation shape the property mirror has no forms for");
@@ -85,7 +83,12 @@ KernelSrcMirror::~KernelSrcMirror() { k_.set_mirror_hooks(nullptr); }
 // off-queue entity); load_rq then writes the queued entities from the observation.
 void KernelSrcMirror::load_tasks() {
   model::MirrorLoader<Profile>::set_now(mirror_, k_.now());
-  for (int p = 0; p < k_.ntasks(); ++p) {
+  for (int p = 0; p < k_.ntasks(); ++p) load_task(p);
+}
+
+void KernelSrcMirror::load_task(int p) {
+  {
+    model::MirrorLoader<Profile>::changed(mirror_, mirror_.tasks().at(static_cast<std::size_t>(p)).cpu);
     const kernel_src::TaskExtra& x = k_.extra(p);
     const c::task_struct& ts = k_.task(p);
     model::MirrorTask t;
@@ -147,10 +150,14 @@ void KernelSrcMirror::load_rq(int cpu) {
     t.exec_start = ts.se.exec_start;  // the run-time counters are not in the observation
     t.sum_exec_runtime = ts.se.sum_exec_runtime;
     t.prev_sum_exec_runtime = ts.se.prev_sum_exec_runtime;
+    model::MirrorLoader<Profile>::changed(mirror_, mirror_.tasks().at(static_cast<std::size_t>(e.task)).cpu);
     model::MirrorLoader<Profile>::load_task(mirror_, e.task, t, times);
     if (e.in_tree) r.tree.push_back(e.task);
     if (e.is_curr) r.cfs_curr = e.task;
   }
+  auto& members = members_[static_cast<std::size_t>(cpu)];
+  members.clear();
+  for (const c::ksrc_obs_entity& e : o.entities) members.push_back(e.task);
   r.curr = o.rq.curr;
   r.next = o.rq.next;
   r.need_resched = o.rq.need_resched != 0;
@@ -168,11 +175,24 @@ void KernelSrcMirror::load_rq(int cpu) {
   model::MirrorLoader<Profile>::load_rq(mirror_, cpu, r);
 }
 
+// Only what can have changed since the CPU was last loaded: the tasks it held then
+// (one may have left it), the event's task (it may have moved or blocked anywhere),
+// then the runqueue with the tasks it holds now.
 void KernelSrcMirror::load(int cpu) {
+  observe(cpu);
+  load_leavers(cpu);
+  load_rq(cpu);
+}
+
+void KernelSrcMirror::observe(int cpu) {
   k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)]);
   v0_[static_cast<std::size_t>(cpu)] = obs_[static_cast<std::size_t>(cpu)].rq.v0;
-  load_tasks();
-  load_rq(cpu);
+}
+
+void KernelSrcMirror::load_leavers(int cpu) {
+  model::MirrorLoader<Profile>::set_now(mirror_, k_.now());
+  for (const int p : members_[static_cast<std::size_t>(cpu)]) load_task(p);
+  if (env_.event != nullptr && env_.event->task != 0) load_task(k_.task_index(env_.event->task));
 }
 
 // As CheckedRun's: the event's task's CPU (before and after), its `cpu=`, and every
@@ -202,11 +222,8 @@ void KernelSrcMirror::after(const trace::Event& e) {
   auto& cpus = env_.touched;
   std::sort(cpus.begin(), cpus.end());
   cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
-  for (const int cpu : cpus) {
-    k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)]);
-    v0_[static_cast<std::size_t>(cpu)] = obs_[static_cast<std::size_t>(cpu)].rq.v0;
-  }
-  load_tasks();
+  for (const int cpu : cpus) observe(cpu);
+  for (const int cpu : cpus) load_leavers(cpu);
   for (const int cpu : cpus) load_rq(cpu);
   checker_.after_event(e);
   last_ = e;
@@ -218,10 +235,7 @@ void KernelSrcMirror::after(const trace::Event& e) {
 void KernelSrcMirror::finish() {
   if (checker_.empty()) return;
   if (applied_) {
-    for (int cpu = 0; cpu < k_.ncpus(); ++cpu) {
-      k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)]);
-      v0_[static_cast<std::size_t>(cpu)] = obs_[static_cast<std::size_t>(cpu)].rq.v0;
-    }
+    for (int cpu = 0; cpu < k_.ncpus(); ++cpu) observe(cpu);
     load_tasks();
     for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
     env_.line = last_.line;

@@ -67,8 +67,11 @@ class KernelSrcMirror {
 
  private:
   void load_tasks();
-  void load_rq(int cpu);  // from obs_
-  void load(int cpu);  // observed now, then every task and that runqueue
+  void load_task(int p);       // from the driver's task_struct
+  void observe(int cpu);       // into obs_
+  void load_leavers(int cpu);  // the tasks cpu held when last loaded, and the event's
+  void load_rq(int cpu);       // from obs_, with the tasks it holds
+  void load(int cpu);          // observed now, then what can have changed on it
   void add_touched(const trace::Event& e);
   void flush_placed();
   const model::sched_entity<model::KernelArith>& se(int task) const {
@@ -91,6 +94,7 @@ class KernelSrcMirror {
   kernel_src::c::ksrc_mirror_hooks hooks_{};
   std::vector<kernel_src::Observation> obs_;  // per CPU, the last observation
   std::vector<std::uint64_t> v0_;  // per CPU: v0 as last observed (off-queue tasks' times read against it)
+  std::vector<std::vector<int>> members_;  // per CPU: the tasks it held when last loaded
   int lag_task_ = -1;              // inside lag_stored for this task: its vlag is a lag, not a stash
   struct Placed {
     bool pending = false;
