@@ -262,7 +262,8 @@ Run add_bench(CLI::App& app) {
   cmd->add_flag("--json", f->json, "Print a JSON object with events_per_s per model and trace");
   cmd->add_option("--repetitions", f->repetitions, "Runs per measurement; the best counts")->check(CLI::Range(1, 100));
   cmd->add_option("--model", f->models, "Measure only this model (repeatable; for profiling)")
-      ->check(CLI::IsMember({"kernel", "fast-scalar", "fast-simd", "kernel+checks", "ideal"}))
+      ->check(CLI::IsMember({"kernel", "fast-scalar", "fast-simd", "kernel+checks", "ideal", "kernel-6.12",
+                             "kernel-6.12+checks", "kernel-src", "kernel-src+checks"}))
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll)
       ->expected(1)
       ->allow_extra_args(false)  // one name per flag: a trace file after it stays a trace

@@ -189,16 +189,22 @@ void KernelSrcMirror::observe(int cpu) {
   v0_[static_cast<std::size_t>(cpu)] = obs_[static_cast<std::size_t>(cpu)].rq.v0;
 }
 
+// A task still on the CPU is loaded from the observation by load_rq.
 void KernelSrcMirror::load_leavers(int cpu) {
   model::MirrorLoader<Profile>::set_now(mirror_, k_.now());
-  for (const int p : members_[static_cast<std::size_t>(cpu)]) load_task(p);
-  if (env_.event != nullptr && env_.event->task != 0) load_task(k_.task_index(env_.event->task));
+  const kernel_src::Observation& o = obs_[static_cast<std::size_t>(cpu)];
+  const auto stays = [&](int p) {
+    return std::any_of(o.entities.begin(), o.entities.end(), [&](const c::ksrc_obs_entity& e) { return e.task == p; });
+  };
+  for (const int p : members_[static_cast<std::size_t>(cpu)])
+    if (!stays(p)) load_task(p);
+  if (event_task_ >= 0 && !stays(event_task_)) load_task(event_task_);
 }
 
 // As CheckedRun's: the event's task's CPU (before and after), its `cpu=`, and every
 // busy CPU for `tick all`; from the driver, whose task_cpu is the real one.
 void KernelSrcMirror::add_touched(const trace::Event& e) {
-  if (e.task != 0) env_.touched.push_back(k_.task(k_.task_index(e.task)).cpu);
+  if (event_task_ >= 0) env_.touched.push_back(k_.task(event_task_).cpu);
   if (e.cpu) env_.touched.push_back(*e.cpu);
   if (e.all_cpus)
     for (int cpu = 0; cpu < k_.ncpus(); ++cpu)
@@ -210,6 +216,7 @@ void KernelSrcMirror::before(const trace::Event& e) {
   env_.now = e.time_ns;
   env_.event = &e;
   env_.touched.clear();
+  event_task_ = e.task != 0 ? k_.task_index(e.task) : -1;
   if (checker_.empty()) return;
   add_touched(e);
   checker_.before_event(e);
@@ -230,6 +237,7 @@ void KernelSrcMirror::after(const trace::Event& e) {
   last_checked_ = cpus;
   applied_ = true;
   env_.event = nullptr;
+  event_task_ = -1;
 }
 
 void KernelSrcMirror::finish() {

@@ -95,6 +95,7 @@ class KernelSrcMirror {
   std::vector<kernel_src::Observation> obs_;  // per CPU, the last observation
   std::vector<std::uint64_t> v0_;  // per CPU: v0 as last observed (off-queue tasks' times read against it)
   std::vector<std::vector<int>> members_;  // per CPU: the tasks it held when last loaded
+  int event_task_ = -1;  // the current event's task index (-1: none, or between events)
   int lag_task_ = -1;              // inside lag_stored for this task: its vlag is a lag, not a stash
   struct Placed {
     bool pending = false;
