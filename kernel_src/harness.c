@@ -49,6 +49,9 @@ static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq);
 static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
 static _Thread_local int ksrc_in_pick_task; /* inside pick_task_fair() */
 static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
+static bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se);
+static bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr);
+static void update_curr(struct cfs_rq *cfs_rq);
 /* Inside ksrc_observe(): its own reads fire no mirror hook. */
 static _Thread_local int ksrc_observing;
 /* The property mirror's hooks (NULL while observing or when none is installed). */
@@ -95,6 +98,38 @@ static void set_next_buddy(struct sched_entity *se) {
   ksrc_real_set_next_buddy(se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (m && m->buddy_set && cfs_rq_of(se)->next == se) m->buddy_set(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se));
+}
+
+/* update_curr()'s decisions for the mirror's `charged`: what its update_deadline()
+ * and did_preempt_short() returned during the call. */
+static _Thread_local int ksrc_renewed, ksrc_preempt_short;
+#ifndef KSRC_CFS_NR_QUEUED /* the tree's name of cfs_rq->nr_queued (also below) */
+#define KSRC_CFS_NR_QUEUED nr_running
+#endif
+
+static bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const bool renewed = ksrc_real_update_deadline(cfs_rq, se);
+  ksrc_renewed |= renewed;
+  return renewed;
+}
+
+static bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr) {
+  const bool preempt = ksrc_real_did_preempt_short(cfs_rq, curr);
+  ksrc_preempt_short |= preempt;
+  return preempt;
+}
+
+static void update_curr(struct cfs_rq *cfs_rq) {
+  struct sched_entity *curr = cfs_rq->curr;
+  const u64 before = curr ? curr->sum_exec_runtime : 0;
+  ksrc_renewed = ksrc_preempt_short = 0;
+  ksrc_real_update_curr(cfs_rq);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->charged && curr && curr->sum_exec_runtime != before) {
+    const int resched = cfs_rq->KSRC_CFS_NR_QUEUED != 1 && (ksrc_renewed || ksrc_preempt_short);
+    m->charged(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(curr), curr->sum_exec_runtime - before, ksrc_renewed,
+               resched);
+  }
 }
 
 /* core.c wakeup_preempt(): the fair hook under a fair curr; an idle CPU (the idle

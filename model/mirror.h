@@ -22,6 +22,12 @@ struct VirtualTimes {
   KernelArith::value absolute(std::uint64_t t) const {
     return v0_value() + KernelArith::from_s64(static_cast<std::int64_t>(t - v0));
   }
+  // absolute(t) when `is_time`, else the signed word t: selected on 64-bit words (a
+  // select of two 128-bit values goes through the stack in GCC's code: a stall per field).
+  KernelArith::value time_or_signed(std::uint64_t t, bool is_time) const {
+    const KernelArith::value base = v0_value() & -KernelArith::value(is_time);
+    return base + KernelArith::from_s64(static_cast<std::int64_t>(is_time ? t - v0 : t));
+  }
 };
 
 // One task as the other implementation holds it (core.c state and its entity).
@@ -84,11 +90,11 @@ struct MirrorLoader {
     se.rel_deadline = t.rel_deadline;
     se.custom_slice = t.custom_slice;
     se.vruntime = times.absolute(t.vruntime);
-    se.deadline = t.rel_deadline ? KernelArith::from_s64(static_cast<std::int64_t>(t.deadline)) : times.absolute(t.deadline);
+    se.deadline = times.time_or_signed(t.deadline, !t.rel_deadline);
     se.slice = t.slice;
     se.load = load_weight{t.weight, t.inv_weight};
-    se.vlag = t.vlag_is_time ? times.absolute(static_cast<std::uint64_t>(t.vlag)) : KernelArith::from_s64(t.vlag);
-    se.vprot = t.has_vprot ? times.absolute(t.vprot) : KernelArith::value{};
+    se.vlag = times.time_or_signed(static_cast<std::uint64_t>(t.vlag), t.vlag_is_time);
+    se.vprot = times.time_or_signed(t.has_vprot ? t.vprot : 0, t.has_vprot);
     se.exec_start = t.exec_start;
     se.sum_exec_runtime = t.sum_exec_runtime;
     se.prev_sum_exec_runtime = t.prev_sum_exec_runtime;

@@ -11,9 +11,9 @@
 namespace eevdf::properties {
 
 // The per-event properties judged on kernel-src's mirror (its state after every
-// event; placed, picked, lag_stored, set_next and buddy_set from the wrapped calls),
-// and kernel_warn (the real code's own warnings and crash).
-inline constexpr std::array<std::string_view, 14> kJudgedOnKernelSrc{{
+// event; placed, picked, lag_stored, set_next, buddy_set and charged from the wrapped
+// calls), and kernel_warn (the real code's own warnings and crash).
+inline constexpr std::array<std::string_view, 16> kJudgedOnKernelSrc{{
     "counters_consistent",
     "task_conservation",
     "service_conservation",
@@ -27,6 +27,8 @@ inline constexpr std::array<std::string_view, 14> kJudgedOnKernelSrc{{
     "reweight_preserves_lag",
     "lag_clamped",
     "delayed_never_runs",
+    "slice_sane",
+    "lone_no_resched",
     "kernel_warn",
 }};
 
@@ -36,13 +38,11 @@ struct KernelSrcGap {
   std::string_view name;
   std::string_view needs;
 };
-inline constexpr std::array<KernelSrcGap, 13> kKernelSrcGaps{{
+inline constexpr std::array<KernelSrcGap, 11> kKernelSrcGaps{{
     {"sums_consistent", "v0's re-base inside avg_vruntime (a wrapper of update_zero_vruntime: v0_moved)"},
     {"no_overflow", "the s64 operations of the real code, which wrap without a trace"},
-    {"slice_sane", "update_curr's deadline renewal (charged)"},
-    {"lone_no_resched", "update_curr's reschedule decision (charged)"},
-    {"slice_protection", "update_curr's decisions and the wakeup check's steps (charged, wakeup_pick_step)"},
-    {"wakeup_preempt_rule", "update_curr's and the wakeup check's decisions (charged, wakeup_decided)"},
+    {"slice_protection", "the wakeup check's steps (wakeup_pick_step: do_preempt_short's decision before its pick)"},
+    {"wakeup_preempt_rule", "the wakeup check's decision (wakeup_decided, wakeup_skipped)"},
     {"delayed_entry", "delay entry and exit (set_delayed / clear_delayed with their dequeue flags)"},
     {"delayed_frozen", "delay entry and exit (set_delayed / clear_delayed)"},
     {"delayed_completion", "delay entry and exit and how it ended (by pick, wake or force)"},

@@ -74,6 +74,7 @@ KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<
   hooks_.lag_stored = &KernelSrcMirror::on_lag_stored;
   hooks_.set_next = &KernelSrcMirror::on_set_next;
   hooks_.buddy_set = &KernelSrcMirror::on_buddy_set;
+  hooks_.charged = &KernelSrcMirror::on_charged;
   k_.set_mirror_hooks(&hooks_);
 }
 
@@ -313,6 +314,15 @@ void KernelSrcMirror::on_buddy_set(void* ctx, int cpu, int task) {
   m.flush_placed();
   m.load(cpu);
   m.checker_.buddy_set(m.rq(cpu).cfs, m.se(task));
+}
+
+// Loaded after update_curr returned: its resched_curr and clear_buddies have run,
+// which the model's `charged` precedes; no check reads need_resched or the buddy there.
+void KernelSrcMirror::on_charged(void* ctx, int cpu, int task, std::uint64_t delta, int renewed, int resched) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.charged(m.rq(cpu).cfs, m.se(task), delta, renewed != 0, resched != 0);
 }
 
 }  // namespace eevdf::replay

@@ -86,6 +86,7 @@ class KernelSrcMirror {
   static void on_lag_stored(void* ctx, int cpu, int task);
   static void on_set_next(void* ctx, int cpu, int task);
   static void on_buddy_set(void* ctx, int cpu, int task);
+  static void on_charged(void* ctx, int cpu, int task, std::uint64_t delta, int renewed, int resched);
 
   kernel_src::Machine& k_;
   Mirror mirror_;

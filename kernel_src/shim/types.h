@@ -179,6 +179,10 @@ struct ksrc_mirror_hooks {
   void (*set_next)(void *ctx, int cpu, int task);
   /* set_next_buddy() made `task` the next buddy. */
   void (*buddy_set)(void *ctx, int cpu, int task);
+  /* update_curr() charged `delta` ns to curr `task`; `renewed`: update_deadline()
+   * renewed its deadline; `resched`: it decided to reschedule (more than one queued,
+   * and a renewal or did_preempt_short()). */
+  void (*charged)(void *ctx, int cpu, int task, u64 delta, int renewed, int resched);
 };
 
 #endif
