@@ -52,6 +52,7 @@ static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se);
 static bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se);
 static bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr);
 static void update_curr(struct cfs_rq *cfs_rq);
+static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta);
 /* Inside ksrc_observe(): its own reads fire no mirror hook. */
 static _Thread_local int ksrc_observing;
 /* The property mirror's hooks (NULL while observing or when none is installed). */
@@ -87,7 +88,7 @@ static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsi
   if (ksrc_hooks.reweighted) ksrc_hooks.reweighted(cfs_rq, se, weight);
 }
 
-/* The wrappers for the property mirror alone (update_entity_lag, set_next_buddy). */
+/* The wrappers for the property mirror alone. */
 static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se) {
   ksrc_real_update_entity_lag(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
@@ -98,6 +99,12 @@ static void set_next_buddy(struct sched_entity *se) {
   ksrc_real_set_next_buddy(se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (m && m->buddy_set && cfs_rq_of(se)->next == se) m->buddy_set(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se));
+}
+
+static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta);
+  ksrc_real_update_zero_vruntime(cfs_rq, delta);
 }
 
 /* update_curr()'s decisions for the mirror's `charged`: what its update_deadline()

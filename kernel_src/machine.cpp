@@ -179,6 +179,8 @@ void Machine::block_task_complete(c::rq& rq, c::task_struct& p) {
   if (x.in_iowait) cpu.nr_iowait++;
   if (x.in_iowait_acct) cpu.nr_iowait_acct++;
   p.on_rq = 0;
+  if (const c::ksrc_mirror_hooks* m = hooks_.mirror; m != nullptr && m->block_completed != nullptr)
+    m->block_completed(m->ctx, rq.cpu, p.index);
 }
 
 // The fair class completes a delayed sleep from inside a pick (dequeue_entities).

@@ -14,19 +14,27 @@
 namespace eevdf::model {
 
 // The kernel's u64 virtual times as the model's exact values: the model keeps v0 in
-// [0, 2^64) at init_cfs_rq and lets values run past 2^64 unwrapped, so a time is
-// read as v0 plus its signed distance from v0 (exact while it is within 2^63 of v0).
+// [0, 2^64) at init_cfs_rq and lets values run past 2^64 unwrapped. `base` is the
+// exact value the kernel's wrapped v0 stands for (kept by the loader's caller across
+// v0's moves, as the model's own v0 moves); a time is base plus its signed distance
+// from v0 (exact while within 2^63 of v0).
 struct VirtualTimes {
-  std::uint64_t v0 = 0;  // the runqueue's v0, as the kernel holds it
-  KernelArith::value v0_value() const { return KernelArith::from_u64(v0); }
+  std::uint64_t v0 = 0;      // the runqueue's v0, as the kernel holds it
+  KernelArith::value base{};  // what it stands for
+  // At init_cfs_rq: v0's own value.
+  static VirtualTimes initial(std::uint64_t v0) { return {v0, KernelArith::from_u64(v0)}; }
+  // After v0 moved to `to`: the same frame, moved by the signed distance.
+  VirtualTimes moved_to(std::uint64_t to) const {
+    return {to, base + KernelArith::from_s64(static_cast<std::int64_t>(to - v0))};
+  }
   KernelArith::value absolute(std::uint64_t t) const {
-    return v0_value() + KernelArith::from_s64(static_cast<std::int64_t>(t - v0));
+    return base + KernelArith::from_s64(static_cast<std::int64_t>(t - v0));
   }
   // absolute(t) when `is_time`, else the signed word t: selected on 64-bit words (a
   // select of two 128-bit values goes through the stack in GCC's code: a stall per field).
   KernelArith::value time_or_signed(std::uint64_t t, bool is_time) const {
-    const KernelArith::value base = v0_value() & -KernelArith::value(is_time);
-    return base + KernelArith::from_s64(static_cast<std::int64_t>(is_time ? t - v0 : t));
+    const KernelArith::value b = base & -KernelArith::value(is_time);
+    return b + KernelArith::from_s64(static_cast<std::int64_t>(is_time ? t - v0 : t));
   }
 };
 
@@ -58,7 +66,6 @@ struct MirrorRq {
   std::uint64_t load_weight = 0;
   std::int64_t sum = 0;  // Σ key*w over the tree (cfs_rq->avg_vruntime)
   std::uint64_t sum_weight = 0;
-  std::uint64_t v0 = 0;
   std::int64_t nr_iowait = 0, nr_iowait_acct = 0;
   bool ever_enqueued = false;
   std::vector<int> tree;  // the tree's members in order
@@ -100,8 +107,9 @@ struct MirrorLoader {
     se.prev_sum_exec_runtime = t.prev_sum_exec_runtime;
   }
 
-  // CPU `cpu`'s runqueue; its members' entities are loaded already (load_task).
-  static void load_rq(M& m, int cpu, const MirrorRq& r) {
+  // CPU `cpu`'s runqueue, its v0 read by `times`; its members' entities are loaded
+  // already (load_task).
+  static void load_rq(M& m, int cpu, const MirrorRq& r, const VirtualTimes& times) {
     auto& rq = m.rqs_.at(static_cast<std::size_t>(cpu));
     auto& cfs = rq.cfs;
     const auto se_of = [&](int p) { return p < 0 ? nullptr : &m.tasks_.at(static_cast<std::size_t>(p)).se; };
@@ -117,7 +125,7 @@ struct MirrorLoader {
     cfs.h_nr_runnable = r.h_nr_runnable;
     cfs.avg_vruntime = KernelArith::from_s64(r.sum);
     cfs.avg_load = r.sum_weight;
-    cfs.min_vruntime = VirtualTimes{r.v0}.v0_value();
+    cfs.min_vruntime = times.base;
     cfs.curr = se_of(r.cfs_curr);
     cfs.next = se_of(r.next);
     // The tree's own order: each member's insertion rank is its position in it. The

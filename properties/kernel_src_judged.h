@@ -11,9 +11,11 @@
 namespace eevdf::properties {
 
 // The per-event properties judged on kernel-src's mirror (its state after every
-// event; placed, picked, lag_stored, set_next, buddy_set and charged from the wrapped
-// calls), and kernel_warn (the real code's own warnings and crash).
-inline constexpr std::array<std::string_view, 16> kJudgedOnKernelSrc{{
+// event; placed, picked, lag_stored, set_next, buddy_set, charged and v0_moved from
+// the wrapped calls, block_completed from the driver's __block_task), and kernel_warn
+// (the real code's own warnings and crash).
+inline constexpr std::array<std::string_view, 19> kJudgedOnKernelSrc{{
+    "sums_consistent",
     "counters_consistent",
     "task_conservation",
     "service_conservation",
@@ -29,6 +31,8 @@ inline constexpr std::array<std::string_view, 16> kJudgedOnKernelSrc{{
     "delayed_never_runs",
     "slice_sane",
     "lone_no_resched",
+    "iowait_accounting",
+    "iowait_visibility",
     "kernel_warn",
 }};
 
@@ -38,8 +42,7 @@ struct KernelSrcGap {
   std::string_view name;
   std::string_view needs;
 };
-inline constexpr std::array<KernelSrcGap, 11> kKernelSrcGaps{{
-    {"sums_consistent", "v0's re-base inside avg_vruntime (a wrapper of update_zero_vruntime: v0_moved)"},
+inline constexpr std::array<KernelSrcGap, 8> kKernelSrcGaps{{
     {"no_overflow", "the s64 operations of the real code, which wrap without a trace"},
     {"slice_protection", "the wakeup check's steps (wakeup_pick_step: do_preempt_short's decision before its pick)"},
     {"wakeup_preempt_rule", "the wakeup check's decision (wakeup_decided, wakeup_skipped)"},
@@ -47,8 +50,6 @@ inline constexpr std::array<KernelSrcGap, 11> kKernelSrcGaps{{
     {"delayed_frozen", "delay entry and exit (set_delayed / clear_delayed)"},
     {"delayed_completion", "delay entry and exit and how it ended (by pick, wake or force)"},
     {"lag_bound", "delay entry and exit (the qualifying stretches)"},
-    {"iowait_accounting", "__block_task's completion of a sleep (block_completed)"},
-    {"iowait_visibility", "__block_task's completion of a sleep (block_completed)"},
     {"min_slice_exact", "set_protect_slice's minimum slice (protection_set; 6.18 only)"},
 }};
 

@@ -98,8 +98,10 @@ std::string KernelSrcLockstep::apply(const trace::Event& e) {
 namespace eevdf::replay {
 
 void KernelSrcLockstep::finish() {
-  reference_->finish();
+  // The mirror first: its measure (iowait_visibility) is reported before the
+  // reference's (lag_bound), in the order a replay of the reference alone reports them.
   if (mirror_ && oops_.empty()) mirror_->finish();  // after a crash the state is the crash's
+  reference_->finish();
 }
 
 bool KernelSrcLockstep::measure(std::string_view name, std::string& numerator, std::string& denominator) const {

@@ -57,10 +57,13 @@ KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<
                                  kernel_src::Machine& k, properties::Sink& sink,
                                  const properties::Selection& selection)
     : k_(k), mirror_(config, specs), env_(mirror_, sink), checker_(env_),
-      obs_(static_cast<std::size_t>(k.ncpus())), v0_(static_cast<std::size_t>(k.ncpus()), 0),
+      obs_(static_cast<std::size_t>(k.ncpus())), times_(static_cast<std::size_t>(k.ncpus())),
       members_(static_cast<std::size_t>(k.ncpus())) {
   properties::add_properties(checker_, env_, kernel_src_selection(selection));
-  for (int cpu = 0; cpu < k_.ncpus(); ++cpu) observe(cpu);
+  for (int cpu = 0; cpu < k_.ncpus(); ++cpu) {
+    observe(cpu);
+    times_[static_cast<std::size_t>(cpu)] = model::VirtualTimes::initial(obs_[static_cast<std::size_t>(cpu)].rq.v0);
+  }
   const unsigned shape = k_.ncpus() > 0 ? obs_[0].rq.shape : 0;
   EEVDF_ASSERT(forms_for_shape(shape) == Profile::name,
                "the kernel-src harness has an observation shape the property mirror has no forms for");
@@ -75,6 +78,8 @@ KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<
   hooks_.set_next = &KernelSrcMirror::on_set_next;
   hooks_.buddy_set = &KernelSrcMirror::on_buddy_set;
   hooks_.charged = &KernelSrcMirror::on_charged;
+  hooks_.block_completed = &KernelSrcMirror::on_block_completed;
+  hooks_.v0_moved = &KernelSrcMirror::on_v0_moved;
   k_.set_mirror_hooks(&hooks_);
 }
 
@@ -113,7 +118,7 @@ void KernelSrcMirror::load_task(int p) {
     t.exec_start = ts.se.exec_start;
     t.sum_exec_runtime = ts.se.sum_exec_runtime;
     t.prev_sum_exec_runtime = ts.se.prev_sum_exec_runtime;
-    model::MirrorLoader<Profile>::load_task(mirror_, p, t, {v0_[static_cast<std::size_t>(ts.cpu)]});
+    model::MirrorLoader<Profile>::load_task(mirror_, p, t, times_[static_cast<std::size_t>(ts.cpu)]);
   }
 }
 
@@ -121,7 +126,7 @@ void KernelSrcMirror::load_task(int p) {
 // its own order, curr, the buddy, the sums and counters.
 void KernelSrcMirror::load_rq(int cpu) {
   const kernel_src::Observation& o = obs_[static_cast<std::size_t>(cpu)];
-  const model::VirtualTimes times{o.rq.v0};
+  const model::VirtualTimes& times = times_[static_cast<std::size_t>(cpu)];
   model::MirrorRq r;
   for (const c::ksrc_obs_entity& e : o.entities) {
     const c::task_struct& ts = k_.task(e.task);
@@ -169,11 +174,10 @@ void KernelSrcMirror::load_rq(int cpu) {
   r.load_weight = o.rq.load_weight;
   r.sum = o.rq.sum_w_vruntime;
   r.sum_weight = o.rq.sum_weight;
-  r.v0 = o.rq.v0;
   r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
   r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
   r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
-  model::MirrorLoader<Profile>::load_rq(mirror_, cpu, r);
+  model::MirrorLoader<Profile>::load_rq(mirror_, cpu, r, times);
 }
 
 // Only what can have changed since the CPU was last loaded: the tasks it held then
@@ -187,7 +191,8 @@ void KernelSrcMirror::load(int cpu) {
 
 void KernelSrcMirror::observe(int cpu) {
   k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)]);
-  v0_[static_cast<std::size_t>(cpu)] = obs_[static_cast<std::size_t>(cpu)].rq.v0;
+  auto& times = times_[static_cast<std::size_t>(cpu)];
+  times = times.moved_to(obs_[static_cast<std::size_t>(cpu)].rq.v0);
 }
 
 // A task still on the CPU is loaded from the observation by load_rq.
@@ -323,6 +328,23 @@ void KernelSrcMirror::on_charged(void* ctx, int cpu, int task, std::uint64_t del
   m.flush_placed();
   m.load(cpu);
   m.checker_.charged(m.rq(cpu).cfs, m.se(task), delta, renewed != 0, resched != 0);
+}
+
+void KernelSrcMirror::on_block_completed(void* ctx, int cpu, int task) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.load_task(task);  // off every runqueue now, it may be no member of cpu's observation
+  m.checker_.block_completed(m.rq(cpu), m.mirror_.tasks().at(static_cast<std::size_t>(task)));
+}
+
+// Fired before the re-base, as the model's: the state still has the old v0.
+void KernelSrcMirror::on_v0_moved(void* ctx, int cpu, std::int64_t delta) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  const KernelArith::value from = m.times_[static_cast<std::size_t>(cpu)].base;
+  m.checker_.v0_moved(m.rq(cpu).cfs, from, from + KernelArith::from_s64(delta));
 }
 
 }  // namespace eevdf::replay

@@ -87,6 +87,8 @@ class KernelSrcMirror {
   static void on_set_next(void* ctx, int cpu, int task);
   static void on_buddy_set(void* ctx, int cpu, int task);
   static void on_charged(void* ctx, int cpu, int task, std::uint64_t delta, int renewed, int resched);
+  static void on_block_completed(void* ctx, int cpu, int task);
+  static void on_v0_moved(void* ctx, int cpu, std::int64_t delta);
 
   kernel_src::Machine& k_;
   Mirror mirror_;
@@ -94,7 +96,10 @@ class KernelSrcMirror {
   properties::Checker<model::KernelArith, Profile> checker_;
   kernel_src::c::ksrc_mirror_hooks hooks_{};
   std::vector<kernel_src::Observation> obs_;  // per CPU, the last observation
-  std::vector<std::uint64_t> v0_;  // per CPU: v0 as last observed (off-queue tasks' times read against it)
+  // Per CPU: v0 as last observed and the exact value it stands for (continuous across
+  // its moves and its wrap past 2^64, as the model's); off-queue tasks' times are read
+  // against their CPU's.
+  std::vector<model::VirtualTimes> times_;
   std::vector<std::vector<int>> members_;  // per CPU: the tasks it held when last loaded
   int event_task_ = -1;  // the current event's task index (-1: none, or between events)
   int lag_task_ = -1;              // inside lag_stored for this task: its vlag is a lag, not a stash

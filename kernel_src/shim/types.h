@@ -183,6 +183,10 @@ struct ksrc_mirror_hooks {
    * renewed its deadline; `resched`: it decided to reschedule (more than one queued,
    * and a renewal or did_preempt_short()). */
   void (*charged)(void *ctx, int cpu, int task, u64 delta, int renewed, int resched);
+  /* avg_vruntime() is about to re-base v0 by `delta` (update_zero_vruntime, delta != 0). */
+  void (*v0_moved)(void *ctx, int cpu, s64 delta);
+  /* The driver's __block_task() completed the sleep of `task` (core.c, machine.cpp). */
+  void (*block_completed)(void *ctx, int cpu, int task);
 };
 
 #endif

@@ -173,6 +173,7 @@ TEST_CASE("on generated 6.12 traces the mirror's verdicts are the reference's", 
     for (std::size_t i = 0; i < ref_sink.violations.size(); ++i) {
       CHECK(ref_sink.violations[i].property == mirror_sink.violations[i].property);
       CHECK(ref_sink.violations[i].line == mirror_sink.violations[i].line);
+      CHECK(ref_sink.violations[i].values == mirror_sink.violations[i].values);
     }
     // Judged at the same events, but for the picks: a PICK_BUDDY pick calls no
     // pick_eevdf(), so the mirror sees only the EEVDF picks.
