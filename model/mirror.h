@@ -71,9 +71,9 @@ struct MirrorRq {
   std::vector<int> tree;  // the tree's members in order
 };
 
-// Writes a loaded state into a Machine<KernelArith, P> (a friend of Machine). Each
-// load bumps every runqueue's generation: the checker's recounts (properties' Env::
-// facts) are then taken again from the loaded state.
+// Writes a loaded state into a Machine<KernelArith, P> (a friend of Machine). A load
+// bumps the loaded runqueue's generation (and `changed` another's): the checker's
+// recounts (properties' Env::facts) are then taken again from the loaded state.
 template <class P>
 struct MirrorLoader {
   using M = Machine<KernelArith, P>;

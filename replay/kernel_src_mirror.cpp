@@ -127,7 +127,9 @@ void KernelSrcMirror::load_task(int p) {
 void KernelSrcMirror::load_rq(int cpu) {
   const kernel_src::Observation& o = obs_[static_cast<std::size_t>(cpu)];
   const model::VirtualTimes& times = times_[static_cast<std::size_t>(cpu)];
-  model::MirrorRq r;
+  model::MirrorRq& r = rq_scratch_;  // reused: its tree's storage is allocated once;
+  r.tree.clear();                    // every other field is set below
+  r.cfs_curr = -1;
   for (const c::ksrc_obs_entity& e : o.entities) {
     const c::task_struct& ts = k_.task(e.task);
     model::MirrorTask t;

@@ -101,6 +101,7 @@ class KernelSrcMirror {
   // against their CPU's.
   std::vector<model::VirtualTimes> times_;
   std::vector<std::vector<int>> members_;  // per CPU: the tasks it held when last loaded
+  model::MirrorRq rq_scratch_;             // load_rq's
   int event_task_ = -1;  // the current event's task index (-1: none, or between events)
   int lag_task_ = -1;              // inside lag_stored for this task: its vlag is a lag, not a stash
   struct Placed {
