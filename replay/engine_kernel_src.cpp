@@ -1,7 +1,8 @@
 // The kernel-src engines (engines.h): the real 6.12 fair.c of kernel_src/ with the
-// properties on the reference's 6.12 profile in lockstep (`replay --model=kernel-src`:
-// expectations, the same JSON dump as the reference, every property and
-// kernel_matches_reference), and beside the reference alone (`replay
+// properties judged on it where it shows them what they read, the rest on the
+// reference's 6.12 profile in lockstep (`replay --model=kernel-src`: expectations, the
+// same JSON dump as the reference, every property and kernel_matches_reference), and
+// beside the reference alone (`replay
 // --diff=kernel-src`: kernel_matches_reference after every event, nothing else). Both accept only what the real code
 // can run: `kernel 6.12`, no injection, no RUN_TO_PARITY_WAKEUP.
 #include <fmt/format.h>
@@ -129,12 +130,13 @@ nlohmann::ordered_json dump_kernel_src(const Machine& m, int line, const std::st
 }
 
 // `replay --model=kernel-src`: kernel-src drives the trace and answers its state
-// queries and the dump; the properties run on the reference's 6.12 profile in
-// lockstep (kernel arithmetic), and kernel_matches_reference is judged after every
-// event. While it holds, the two agree on every state field and decision, so a
-// property's verdict on the reference is its verdict on the real code up to that
-// event (docs/PROPERTIES.md); at the first difference the replay stops there, the
-// difference reported as a violation of kernel_matches_reference.
+// queries and the dump; the properties of properties/kernel_src_judged.h judge the
+// real code (its mirror, replay/kernel_src_mirror.h), the others run on the
+// reference's 6.12 profile in lockstep (kernel arithmetic), and kernel_matches_reference
+// is judged after every event. While it holds, the two agree on every state field and
+// decision, so a verdict on the reference is the real code's up to that event
+// (docs/PROPERTIES.md); at the first difference the replay stops there, the difference
+// reported as a violation of kernel_matches_reference.
 class KernelSrcEngine final : public Engine {
  public:
   explicit KernelSrcEngine(const EngineSetup& s)
