@@ -53,6 +53,10 @@ static bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se);
 static bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr);
 static void update_curr(struct cfs_rq *cfs_rq);
 static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta);
+static void set_delayed(struct sched_entity *se);
+static void clear_delayed(struct sched_entity *se);
+static void finish_delayed_dequeue_entity(struct sched_entity *se);
+static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
 /* Inside ksrc_observe(): its own reads fire no mirror hook. */
 static _Thread_local int ksrc_observing;
 /* The property mirror's hooks (NULL while observing or when none is installed). */
@@ -105,6 +109,41 @@ static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta);
   ksrc_real_update_zero_vruntime(cfs_rq, delta);
+}
+
+/* Delay entry and exit. dequeue_entity() keeps its flags for set_delayed()'s hook. */
+static _Thread_local int ksrc_dequeue_flags;
+
+static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags) {
+  const int outer = ksrc_dequeue_flags;
+  ksrc_dequeue_flags = flags;
+  const bool done = ksrc_real_dequeue_entity(cfs_rq, se, flags);
+  ksrc_dequeue_flags = outer;
+  return done;
+}
+
+static void set_delayed(struct sched_entity *se) {
+  ksrc_real_set_delayed(se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->delay_entered) m->delay_entered(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), ksrc_dequeue_flags);
+}
+
+static void clear_delayed(struct sched_entity *se) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->placement_done) m->placement_done(m->ctx); /* a requeue's re-placement is complete */
+  ksrc_real_clear_delayed(se);
+}
+
+static void finish_delayed_dequeue_entity(struct sched_entity *se) {
+  ksrc_real_finish_delayed_dequeue_entity(se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->delay_left) m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), 0);
+}
+
+static void requeue_delayed_entity(struct sched_entity *se) {
+  ksrc_real_requeue_delayed_entity(se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->delay_left) m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), 1);
 }
 
 /* update_curr()'s decisions for the mirror's `charged`: what its update_deadline()
@@ -175,7 +214,7 @@ void ksrc_init_cfs_rq(struct cfs_rq *cfs_rq) { init_cfs_rq(cfs_rq); }
 void ksrc_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
   KSRC_GUARDED(enqueue_task_fair(rq, p, flags), return);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->enqueued) m->enqueued(m->ctx);
+  if (m && m->placement_done) m->placement_done(m->ctx);
 }
 bool ksrc_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
   bool done = false;

@@ -11,10 +11,10 @@
 namespace eevdf::properties {
 
 // The per-event properties judged on kernel-src's mirror (its state after every
-// event; placed, picked, lag_stored, set_next, buddy_set, charged and v0_moved from
-// the wrapped calls, block_completed from the driver's __block_task), and kernel_warn
-// (the real code's own warnings and crash).
-inline constexpr std::array<std::string_view, 19> kJudgedOnKernelSrc{{
+// event; placed, picked, lag_stored, set_next, buddy_set, charged, v0_moved,
+// delay_entered and delay_left from the wrapped calls, block_completed from the
+// driver's __block_task), and kernel_warn (the real code's own warnings and crash).
+inline constexpr std::array<std::string_view, 23> kJudgedOnKernelSrc{{
     "sums_consistent",
     "counters_consistent",
     "task_conservation",
@@ -33,6 +33,10 @@ inline constexpr std::array<std::string_view, 19> kJudgedOnKernelSrc{{
     "lone_no_resched",
     "iowait_accounting",
     "iowait_visibility",
+    "delayed_entry",
+    "delayed_frozen",
+    "delayed_completion",
+    "lag_bound",
     "kernel_warn",
 }};
 
@@ -42,14 +46,10 @@ struct KernelSrcGap {
   std::string_view name;
   std::string_view needs;
 };
-inline constexpr std::array<KernelSrcGap, 8> kKernelSrcGaps{{
+inline constexpr std::array<KernelSrcGap, 4> kKernelSrcGaps{{
     {"no_overflow", "the s64 operations of the real code, which wrap without a trace"},
     {"slice_protection", "the wakeup check's steps (wakeup_pick_step: do_preempt_short's decision before its pick)"},
     {"wakeup_preempt_rule", "the wakeup check's decision (wakeup_decided, wakeup_skipped)"},
-    {"delayed_entry", "delay entry and exit (set_delayed / clear_delayed with their dequeue flags)"},
-    {"delayed_frozen", "delay entry and exit (set_delayed / clear_delayed)"},
-    {"delayed_completion", "delay entry and exit and how it ended (by pick, wake or force)"},
-    {"lag_bound", "delay entry and exit (the qualifying stretches)"},
     {"min_slice_exact", "set_protect_slice's minimum slice (protection_set; 6.18 only)"},
 }};
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "base/assert.h"
+#include "model/flags.h"
 #include "properties/kernel_src_judged.h"
 #include "properties/lag.h"  // lag_limit: the lag_stored hook's bound
 
@@ -72,7 +73,7 @@ KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<
   if (checker_.empty()) return;
   hooks_.ctx = this;
   hooks_.placed = &KernelSrcMirror::on_placed;
-  hooks_.enqueued = &KernelSrcMirror::on_enqueued;
+  hooks_.placement_done = &KernelSrcMirror::on_placement_done;
   hooks_.picked = &KernelSrcMirror::on_picked;
   hooks_.lag_stored = &KernelSrcMirror::on_lag_stored;
   hooks_.set_next = &KernelSrcMirror::on_set_next;
@@ -80,6 +81,8 @@ KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<
   hooks_.charged = &KernelSrcMirror::on_charged;
   hooks_.block_completed = &KernelSrcMirror::on_block_completed;
   hooks_.v0_moved = &KernelSrcMirror::on_v0_moved;
+  hooks_.delay_entered = &KernelSrcMirror::on_delay_entered;
+  hooks_.delay_left = &KernelSrcMirror::on_delay_left;
   k_.set_mirror_hooks(&hooks_);
 }
 
@@ -267,8 +270,9 @@ void KernelSrcMirror::taint(const std::set<int>& cpus) { env_.overflowed.insert(
 
 // ---- the hooks: each loads its CPU as the real code holds it at that call --------
 
-// The model fires `placed` at the end of enqueue_entity, once the entity is back in
-// the sums; the real place_entity returns before that: kept until the enqueue returns.
+// The model fires `placed` at the end of enqueue_entity (or of a requeue's
+// re-placement), once the entity is back in the sums; the real place_entity returns
+// before that: kept until the placement is complete (placement_done).
 void KernelSrcMirror::on_placed(void* ctx, int cpu, int task, int flags, std::int64_t vlag, int had_rel,
                                 std::int64_t rel) {
   KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
@@ -276,7 +280,7 @@ void KernelSrcMirror::on_placed(void* ctx, int cpu, int task, int flags, std::in
   m.placed_ = {true, cpu, task, flags, vlag, rel, had_rel != 0};
 }
 
-void KernelSrcMirror::on_enqueued(void* ctx) { static_cast<KernelSrcMirror*>(ctx)->flush_placed(); }
+void KernelSrcMirror::on_placement_done(void* ctx) { static_cast<KernelSrcMirror*>(ctx)->flush_placed(); }
 
 // The flags are the kernel's ENQUEUE_* bits; no property reads them.
 void KernelSrcMirror::flush_placed() {
@@ -347,6 +351,28 @@ void KernelSrcMirror::on_v0_moved(void* ctx, int cpu, std::int64_t delta) {
   m.load(cpu);
   const KernelArith::value from = m.times_[static_cast<std::size_t>(cpu)].base;
   m.checker_.v0_moved(m.rq(cpu).cfs, from, from + KernelArith::from_s64(delta));
+}
+
+// The kernel's dequeue flags as the model's (the ones delayed_entry reads).
+void KernelSrcMirror::on_delay_entered(void* ctx, int cpu, int task, int flags) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  unsigned model_flags = 0;
+  if ((flags & c::DEQUEUE_SLEEP) != 0) model_flags |= model::DEQUEUE_SLEEP;
+  if ((flags & c::DEQUEUE_SPECIAL) != 0) model_flags |= model::DEQUEUE_SPECIAL;
+  if ((flags & c::DEQUEUE_DELAYED) != 0) model_flags |= model::DEQUEUE_DELAYED;
+  m.checker_.delay_entered(m.rq(cpu).cfs, m.se(task), model_flags);
+}
+
+// As the model: a delayed dequeue's finish counts as by_pick (also when a migrate or
+// renice forces it), a requeue as by_wake.
+void KernelSrcMirror::on_delay_left(void* ctx, int cpu, int task, int by_wake) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.load_task(task);  // a finished delayed dequeue left the runqueue
+  m.checker_.delay_left(m.rq(cpu).cfs, m.se(task), by_wake != 0 ? model::delay_exit::by_wake : model::delay_exit::by_pick);
 }
 
 }  // namespace eevdf::replay

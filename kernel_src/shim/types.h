@@ -169,8 +169,9 @@ struct ksrc_mirror_hooks {
   /* place_entity() returned; `vlag` and (when `had_rel`) the relative deadline `rel`
    * are the entity's before the placement. */
   void (*placed)(void *ctx, int cpu, int task, int flags, s64 vlag, int had_rel, s64 rel);
-  /* An enqueue entry point returned (the placement's sums are complete). */
-  void (*enqueued)(void *ctx);
+  /* The last placement is complete (its entity back in the tree and the sums): an
+   * enqueue entry point returned, or a requeue reached clear_delayed(). */
+  void (*placement_done)(void *ctx);
   /* The schedule path's pick_eevdf() returned `task`. */
   void (*picked)(void *ctx, int cpu, int task);
   /* update_entity_lag() stored se->vlag. */
@@ -185,6 +186,11 @@ struct ksrc_mirror_hooks {
   void (*charged)(void *ctx, int cpu, int task, u64 delta, int renewed, int resched);
   /* avg_vruntime() is about to re-base v0 by `delta` (update_zero_vruntime, delta != 0). */
   void (*v0_moved)(void *ctx, int cpu, s64 delta);
+  /* set_delayed() delayed `task` in a dequeue_entity() with `flags` (DEQUEUE_*). */
+  void (*delay_entered)(void *ctx, int cpu, int task, int flags);
+  /* `task` left the delayed state: finish_delayed_dequeue_entity() (`by_wake` 0) or
+   * requeue_delayed_entity() (`by_wake` 1) returned. */
+  void (*delay_left)(void *ctx, int cpu, int task, int by_wake);
   /* The driver's __block_task() completed the sleep of `task` (core.c, machine.cpp). */
   void (*block_completed)(void *ctx, int cpu, int task);
 };
