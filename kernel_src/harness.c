@@ -57,6 +57,12 @@ static void set_delayed(struct sched_entity *se);
 static void clear_delayed(struct sched_entity *se);
 static void finish_delayed_dequeue_entity(struct sched_entity *se);
 static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
+static bool do_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *pse, struct sched_entity *se);
+static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq);
+/* Inside pick_next_entity(): whether it called pick_eevdf() (else a buddy pick). */
+static _Thread_local int ksrc_eevdf_picked;
+/* The wakee of the wakeup check in progress (NULL: none). */
+static _Thread_local struct sched_entity *ksrc_wakee;
 /* Inside ksrc_observe(): its own reads fire no mirror hook. */
 static _Thread_local int ksrc_observing;
 /* The property mirror's hooks (NULL while observing or when none is installed). */
@@ -80,7 +86,10 @@ static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
   struct sched_entity *se = ksrc_real_pick_eevdf(cfs_rq);
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
+  if (ksrc_in_pick_task) ksrc_eevdf_picked = 1;
+  if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), 0);
+  if (m && m->wakeup_decided && !ksrc_in_pick_task && ksrc_wakee)
+    m->wakeup_decided(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(ksrc_wakee), se == ksrc_wakee);
   /* pick_next_entity() reads se->sched_delayed at once; the wakeup check only compares. */
   if (!se && ksrc_in_pick_task)
     ksrc_oops(KSRC_OOPS_NULL_PICK ": pick_eevdf() found nothing eligible");
@@ -109,6 +118,24 @@ static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta);
   ksrc_real_update_zero_vruntime(cfs_rq, delta);
+}
+
+static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq) {
+  const int outer = ksrc_eevdf_picked;
+  ksrc_eevdf_picked = 0;
+  struct sched_entity *se = ksrc_real_pick_next_entity(rq, cfs_rq);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->picked && !ksrc_eevdf_picked && se) m->picked(m->ctx, rq->cpu, ksrc_mirror_task(se), 1);
+  ksrc_eevdf_picked = outer;
+  return se;
+}
+
+static bool do_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *pse, struct sched_entity *se) {
+  const bool short_ = ksrc_real_do_preempt_short(cfs_rq, pse, se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->wakeup_pick_step)
+    m->wakeup_pick_step(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), ksrc_mirror_task(pse), short_);
+  return short_;
 }
 
 /* Delay entry and exit. dequeue_entity() keeps its flags for set_delayed()'s hook. */
@@ -181,8 +208,10 @@ static void update_curr(struct cfs_rq *cfs_rq) {
 /* core.c wakeup_preempt(): the fair hook under a fair curr; an idle CPU (the idle
  * class is below fair) reschedules. */
 static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags) {
+  ksrc_wakee = &p->se;
   if (rq->curr) check_preempt_wakeup_fair(rq, p, flags);
   else resched_curr(rq);
+  ksrc_wakee = NULL;
 }
 
 const char *ksrc_kernel_version(void) { return KSRC_KERNEL_VERSION; }
@@ -237,7 +266,7 @@ void ksrc_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) {
   KSRC_GUARDED(set_next_entity(cfs_rq, se), return);
 }
 void ksrc_wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags) {
-  KSRC_GUARDED(wakeup_preempt(rq, p, wake_flags), return);
+  KSRC_GUARDED(wakeup_preempt(rq, p, wake_flags), ksrc_wakee = NULL; return);
 }
 /* task_tick_fair() of a flat hierarchy: entity_tick() on the root cfs_rq; NUMA, misfit
  * and core-scheduling work are outside the model. */

@@ -128,13 +128,13 @@ struct MirrorLoader {
     cfs.min_vruntime = times.base;
     cfs.curr = se_of(r.cfs_curr);
     cfs.next = se_of(r.next);
-    // The tree's own order: each member's insertion rank is its position in it. The
-    // model's indexes of min_vruntime and min_slice stay empty: they serve the model's
-    // own pick, which never runs on a loaded machine.
-    std::uint64_t seq = 0;
+    // The tree's own order: each member's insertion rank follows its position in it,
+    // from a count that never repeats (an entity that left keeps its old rank, which
+    // then matches no member's). The model's indexes of min_vruntime and min_slice
+    // stay empty: they serve the model's own pick, which never runs on a loaded machine.
     for (const int p : r.tree) {
       auto* se = se_of(p);
-      se->tree_seq = ++seq;
+      se->tree_seq = cfs.tree_seq_next++;
       se->tree_deadline = se->deadline;
       se->tree_vruntime = se->vruntime;
       se->tree_slice = se->slice;
@@ -143,7 +143,6 @@ struct MirrorLoader {
       cfs.timeline.clear();
       for (const int p : r.tree) cfs.timeline.insert(se_of(p));
     }
-    cfs.tree_seq_next = seq + 1;
     cfs.overflow.clear();
     ++cfs.generation;
   }

@@ -12,9 +12,10 @@ namespace eevdf::properties {
 
 // The per-event properties judged on kernel-src's mirror (its state after every
 // event; placed, picked, lag_stored, set_next, buddy_set, charged, v0_moved,
-// delay_entered and delay_left from the wrapped calls, block_completed from the
-// driver's __block_task), and kernel_warn (the real code's own warnings and crash).
-inline constexpr std::array<std::string_view, 23> kJudgedOnKernelSrc{{
+// wakeup_pick_step, wakeup_decided, delay_entered and delay_left from the wrapped
+// calls, block_completed from the driver's __block_task), and kernel_warn (the real
+// code's own warnings and crash).
+inline constexpr std::array<std::string_view, 25> kJudgedOnKernelSrc{{
     "sums_consistent",
     "counters_consistent",
     "task_conservation",
@@ -37,6 +38,8 @@ inline constexpr std::array<std::string_view, 23> kJudgedOnKernelSrc{{
     "delayed_frozen",
     "delayed_completion",
     "lag_bound",
+    "wakeup_preempt_rule",
+    "slice_protection",
     "kernel_warn",
 }};
 
@@ -46,10 +49,8 @@ struct KernelSrcGap {
   std::string_view name;
   std::string_view needs;
 };
-inline constexpr std::array<KernelSrcGap, 4> kKernelSrcGaps{{
+inline constexpr std::array<KernelSrcGap, 2> kKernelSrcGaps{{
     {"no_overflow", "the s64 operations of the real code, which wrap without a trace"},
-    {"slice_protection", "the wakeup check's steps (wakeup_pick_step: do_preempt_short's decision before its pick)"},
-    {"wakeup_preempt_rule", "the wakeup check's decision (wakeup_decided, wakeup_skipped)"},
     {"min_slice_exact", "set_protect_slice's minimum slice (protection_set; 6.18 only)"},
 }};
 

@@ -81,6 +81,8 @@ KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<
   hooks_.charged = &KernelSrcMirror::on_charged;
   hooks_.block_completed = &KernelSrcMirror::on_block_completed;
   hooks_.v0_moved = &KernelSrcMirror::on_v0_moved;
+  hooks_.wakeup_pick_step = &KernelSrcMirror::on_wakeup_pick_step;
+  hooks_.wakeup_decided = &KernelSrcMirror::on_wakeup_decided;
   hooks_.delay_entered = &KernelSrcMirror::on_delay_entered;
   hooks_.delay_left = &KernelSrcMirror::on_delay_left;
   k_.set_mirror_hooks(&hooks_);
@@ -292,11 +294,11 @@ void KernelSrcMirror::flush_placed() {
                   placed_.had_rel ? KernelArith::from_s64(placed_.rel) : KernelArith::value{});
 }
 
-void KernelSrcMirror::on_picked(void* ctx, int cpu, int task) {
+void KernelSrcMirror::on_picked(void* ctx, int cpu, int task, int buddy) {
   KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
-  m.checker_.picked(m.rq(cpu), task < 0 ? nullptr : &m.se(task), false);
+  m.checker_.picked(m.rq(cpu), task < 0 ? nullptr : &m.se(task), buddy != 0);
 }
 
 // The hook's raw lag and V are recounted from the loaded queue (the real code's own
@@ -373,6 +375,21 @@ void KernelSrcMirror::on_delay_left(void* ctx, int cpu, int task, int by_wake) {
   m.load(cpu);
   m.load_task(task);  // a finished delayed dequeue left the runqueue
   m.checker_.delay_left(m.rq(cpu).cfs, m.se(task), by_wake != 0 ? model::delay_exit::by_wake : model::delay_exit::by_pick);
+}
+
+void KernelSrcMirror::on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.wakeup_pick_step(m.rq(cpu), m.se(curr), m.se(task), short_ != 0);
+}
+
+// Loaded before the check's resched_curr, as the model fires it.
+void KernelSrcMirror::on_wakeup_decided(void* ctx, int cpu, int task, int preempted) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.wakeup_decided(m.rq(cpu), m.se(task), preempted != 0);
 }
 
 }  // namespace eevdf::replay

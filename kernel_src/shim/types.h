@@ -172,8 +172,9 @@ struct ksrc_mirror_hooks {
   /* The last placement is complete (its entity back in the tree and the sums): an
    * enqueue entry point returned, or a requeue reached clear_delayed(). */
   void (*placement_done)(void *ctx);
-  /* The schedule path's pick_eevdf() returned `task`. */
-  void (*picked)(void *ctx, int cpu, int task);
+  /* The schedule path picked `task`: its pick_eevdf() returned it, or (`buddy`)
+   * pick_next_entity() took the eligible next buddy without calling pick_eevdf(). */
+  void (*picked)(void *ctx, int cpu, int task, int buddy);
   /* update_entity_lag() stored se->vlag. */
   void (*lag_stored)(void *ctx, int cpu, int task);
   /* set_next_entity() is about to make `task` curr. */
@@ -186,6 +187,11 @@ struct ksrc_mirror_hooks {
   void (*charged)(void *ctx, int cpu, int task, u64 delta, int renewed, int resched);
   /* avg_vruntime() is about to re-base v0 by `delta` (update_zero_vruntime, delta != 0). */
   void (*v0_moved)(void *ctx, int cpu, s64 delta);
+  /* The wakeup check reached its pick: do_preempt_short() for wakee `task` against
+   * curr `curr` returned `short_` (before its cancel_protect_slice). */
+  void (*wakeup_pick_step)(void *ctx, int cpu, int curr, int task, int short_);
+  /* The wakeup check's pick_eevdf() returned: `preempted` iff it is wakee `task`. */
+  void (*wakeup_decided)(void *ctx, int cpu, int task, int preempted);
   /* set_delayed() delayed `task` in a dequeue_entity() with `flags` (DEQUEUE_*). */
   void (*delay_entered)(void *ctx, int cpu, int task, int flags);
   /* `task` left the delayed state: finish_delayed_dequeue_entity() (`by_wake` 0) or

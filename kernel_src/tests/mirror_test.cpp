@@ -147,12 +147,16 @@ TEST_CASE("the mirror registers exactly the properties judging.h judges on kerne
 }
 
 TEST_CASE("on generated 6.12 traces the mirror's verdicts are the reference's", "[kernel_src][mirror]") {
+  // Random feature sets (buddies, delayed dequeue, ...) as `run` draws them; half the
+  // traces unphysical (long tick-less stretches: overflows and their consequences).
   eevdf::generator::Options o;
   o.profile = "6.12";
+  o.random_features = true;
   o = eevdf::runner::kernel_src_generator_options(o);
   const eevdf::properties::Selection on_mirror = eevdf::replay::kernel_src_selection({});
   std::uint64_t judged = 0;
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    o.unphysical = seed > 20;
     eevdf::generator::Generator gen(seed, o);
     const auto cfg = eevdf::replay::make_config(gen.header(), eevdf::replay::Options{}, "<generated>");
     const auto tasks = eevdf::replay::make_task_specs(gen.header());
@@ -160,12 +164,18 @@ TEST_CASE("on generated 6.12 traces the mirror's verdicts are the reference's", 
     eevdf::replay::CheckedRun<KernelArith, eevdf::model::profile_6_12> ref(cfg, tasks, ref_sink, on_mirror);
     eevdf::kernel_src::Machine k(cfg, tasks);
     KernelSrcMirror mirror(cfg, tasks, k, mirror_sink, on_mirror);
+    bool overflowed = false;
     while (const auto e = gen.next()) {
       REQUIRE(ref.apply(*e).empty());
+      overflowed = overflowed || ref.overflowed();
       mirror.before(*e);
       REQUIRE(eevdf::replay::apply_event(k, *e).empty());
+      if (!k.oops().empty()) break;  // the real code crashed (after an overflow): it stops
       mirror.after(*e);
     }
+    // Past an s64 overflow the two need not agree (kernel_matches_reference's
+    // consequence): only traces without one are compared.
+    if (overflowed) continue;
     ref.finish();
     mirror.finish();
     INFO("seed " << seed);
@@ -175,10 +185,9 @@ TEST_CASE("on generated 6.12 traces the mirror's verdicts are the reference's", 
       CHECK(ref_sink.violations[i].line == mirror_sink.violations[i].line);
       CHECK(ref_sink.violations[i].values == mirror_sink.violations[i].values);
     }
-    // Judged at the same events, but for the picks: a PICK_BUDDY pick calls no
-    // pick_eevdf(), so the mirror sees only the EEVDF picks.
+    // Judged at the same events.
     ref.checker().for_each([&](const auto& p) {
-      if (eevdf::properties::find_property(p.name()) == nullptr || p.name().starts_with("pick_")) return;
+      if (eevdf::properties::find_property(p.name()) == nullptr) return;
       INFO(p.name());
       CHECK(p.evaluated() == evaluated(mirror, p.name()));
     });
