@@ -12,10 +12,10 @@
 // Built only with kernel-src (EEVDF_HAVE_KERNEL_SRC).
 #pragma once
 
-#include <cstdint>  // times
-#include <set>      // tainted CPUs
-#include <string>   // refusals
-#include <vector>   // specs, touched CPUs
+#include <cstdint>      // times
+#include <set>          // tainted CPUs
+#include <string_view>  // forms
+#include <vector>       // specs, observations
 
 #include "kernel_src/machine.h"
 #include "kernel_src/observation.h"
@@ -34,7 +34,8 @@ properties::Selection kernel_src_selection(const properties::Selection& user);
 properties::Selection reference_selection(const properties::Selection& user);
 
 // The statements a tree of observation shape `shape` is judged by ("6.12"; "" when
-// the mirror has no forms for it yet: the tree is refused, never judged by the wrong ones).
+// the mirror has no forms for it yet: the mirror then refuses to run (an internal
+// error today, the harness having one shape), never judging by the wrong forms).
 std::string_view forms_for_shape(unsigned shape);
 
 class KernelSrcMirror {
