@@ -17,6 +17,7 @@
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "kernel_src/machine.h"
 #include "replay/apply_event_kernel_src.h"
+#include "replay/kernel_src_mirror.h"
 #endif
 #include "replay/model_config.h"
 #include "replay/vocabulary.h"
@@ -144,6 +145,24 @@ std::uint64_t replay_kernel_src(const trace::Header& h, const std::vector<trace:
   }
   return n;
 }
+
+// The properties judged on the real code: kernel-src with its mirror and the checks
+// kernel-src judges (replay/kernel_src_mirror.h), without the reference.
+std::uint64_t replay_kernel_src_checked(const trace::Header& h, const std::vector<trace::Event>& events,
+                                        std::uint64_t n, const std::vector<std::string>& skip) {
+  const model::Config config = replay::make_config(h, {}, "bench");
+  const std::vector<model::TaskSpec> specs = replay::make_task_specs(h);
+  CountingSink sink;
+  kernel_src::Machine m(config, specs);
+  replay::KernelSrcMirror mirror(config, specs, m, sink, {{}, skip});
+  for (std::uint64_t i = 0; i < n; ++i) {
+    mirror.before(events[i]);
+    EEVDF_ASSERT(replay::apply_event(m, events[i]).empty(), "a benchmark trace must be valid on kernel-src");
+    mirror.after(events[i]);
+  }
+  mirror.finish();
+  return n;
+}
 #endif
 
 }  // namespace
@@ -184,6 +203,7 @@ TraceResult run_trace(const std::string& name, const std::string& text, const Op
             [&] { replay_checked<model::KernelArith, model::profile_6_12>(t.header, events, n, o.skip); });
 #ifdef EEVDF_HAVE_KERNEL_SRC
     measure("kernel-src", n, [&] { replay_kernel_src(t.header, events, n); });
+    measure("kernel-src+checks", n, [&] { replay_kernel_src_checked(t.header, events, n, o.skip); });
 #endif
     run_side_by_side();
     return r;

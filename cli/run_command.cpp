@@ -23,6 +23,7 @@
 #include "model/features.h"
 #include "model/injections.h"
 #include "properties/catalogue.h"
+#include "properties/kernel_src_judged.h"
 #include "runner/campaign.h"
 #include "replay/replay.h"
 #include "properties/measure_units.h"
@@ -156,6 +157,10 @@ void print_settings(const RunFlags& f, const runner::Options& o) {
       o.shard_index, o.shard_count, features, f.unphysical ? "UNPHYSICAL (long tick-less gaps)," : "physical,",
       o.generator.tasks_min, o.generator.tasks_max, o.generator.busy_cpus_max, o.generator.events_min,
       o.generator.events_max, o.generator.steady.denominator);
+  if (o.kernel_src)
+    std::cout << "model: the properties judged on kernel-src judge the real code (its runqueues read through the "
+                 "observation interface, its calls through the harness's wrappers); the others run on the 6.12 "
+                 "reference in lockstep, valid while kernel_matches_reference holds\n";
   if (o.diff_every != 0)
     std::cout << fmt::format(
         "model: properties checked on the kernel-arithmetic reference (the fast model has no observer hooks); the "
@@ -203,11 +208,19 @@ void print_not_judged(const runner::Options& o) {
 
 void print_table(const runner::Result& r, bool kernel_src) {
   const runner::Tally& t = r.tally;
-  std::cout << fmt::format("\n{:<26} {:>12} {:>11} {:>8}\n", "property", "evaluated*", "violations", "traces");
+  // A kernel-src run names where each property judges: the real code (its mirror) or
+  // the 6.12 reference in lockstep (properties/kernel_src_judged.h).
+  const auto judged_on = [&](const std::string& p) -> std::string_view {
+    if (!kernel_src) return "";
+    if (p == "kernel_matches_reference") return "  both";
+    return properties::judged_on_kernel_src(p) ? "  kernel-src" : "  6.12 reference";
+  };
+  std::cout << fmt::format("\n{:<26} {:>12} {:>11} {:>8}{}\n", "property", "evaluated*", "violations", "traces",
+                           kernel_src ? "  judged on" : "");
   for (const std::string& p : r.properties) {
     if (!pass_fail(p)) continue;
-    std::cout << fmt::format("{:<26} {:>12} {:>11} {:>8}\n", p, count_of(t.evaluated, p), count_of(t.violations, p),
-                             count_of(t.violating_traces, p));
+    std::cout << fmt::format("{:<26} {:>12} {:>11} {:>8}{}\n", p, count_of(t.evaluated, p), count_of(t.violations, p),
+                             count_of(t.violating_traces, p), judged_on(p));
   }
   std::cout << fmt::format(
       "* events at which the property judged its statement, out of {} events{}: a property judges only where its "

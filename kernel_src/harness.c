@@ -25,19 +25,33 @@ _Noreturn void ksrc_oops(const char *why) {
   __builtin_trap(); /* an oops outside an entry point is a harness bug */
 }
 
-/* Runs `call` (a statement) with an escape for ksrc_oops; `on_oops` afterwards. */
+/* Runs `call` (a statement) with an escape for ksrc_oops; `on_oops` afterwards. Nests:
+ * an observation from a mirror hook runs inside an entry point's call. */
 #define KSRC_GUARDED(call, on_oops)       \
   do {                                     \
     jmp_buf escape;                        \
+    jmp_buf *const outer = ksrc_escape;    \
     if (setjmp(escape) != 0) {             \
-      ksrc_escape = NULL;                  \
+      ksrc_escape = outer;                 \
       ksrc_in_pick_next_entity = 0;        \
       on_oops;                             \
     }                                      \
     ksrc_escape = &escape;                 \
     call;                                  \
-    ksrc_escape = NULL;                    \
+    ksrc_escape = outer;                   \
   } while (0)
+
+static _Thread_local int ksrc_in_pick_task;        /* inside pick_task_fair() */
+static _Thread_local int ksrc_in_pick_next_entity; /* inside pick_next_entity() */
+/* Inside pick_next_entity(): whether it called pick_eevdf() (else a buddy pick). */
+static _Thread_local int ksrc_eevdf_picked;
+/* The wakee of the wakeup check in progress (NULL: none). */
+static _Thread_local struct sched_entity *ksrc_wakee;
+/* Inside ksrc_observe(): its own reads fire no mirror hook. */
+static _Thread_local int ksrc_observing;
+/* The property mirror's hooks (NULL while observing or when none is installed). */
+static inline const struct ksrc_mirror_hooks *ksrc_mirror(void) { return ksrc_observing ? NULL : ksrc_hooks.mirror; }
+static inline int ksrc_mirror_task(struct sched_entity *se) { return se ? task_of(se)->index : -1; }
 
 
 /* The extracted tree: a prototype of every function, then the items (the functions the
@@ -48,16 +62,24 @@ _Noreturn void ksrc_oops(const char *why) {
  * reference model fires placed / picked / reweighted). Their signatures follow the
  * tree's (KSRC_NARGS_<fn>, detected). */
 static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags) {
+  const s64 vlag = se->vlag, rel = (s64)se->deadline;
+  const int had_rel = se->rel_deadline;
   ksrc_real_place_entity(cfs_rq, se, flags);
   if (ksrc_hooks.placed) ksrc_hooks.placed(cfs_rq, se, flags);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->placed) m->placed(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), flags, vlag, had_rel, rel);
 }
 
 /* pick_next_entity() reads se->sched_delayed of what pick_eevdf() returned at once:
  * NULL there is the real code's NULL dereference. The wakeup check of most trees
  * calls pick_eevdf() itself and only compares; 7.1's goes through pick_next_entity(). */
-static _Thread_local int ksrc_in_pick_next_entity;
 static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_entity *se) {
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (ksrc_in_pick_task) ksrc_eevdf_picked = 1;
+  if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), 0);
+  if (m && m->wakeup_decided && !ksrc_in_pick_task && ksrc_wakee)
+    m->wakeup_decided(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(ksrc_wakee), se == ksrc_wakee);
   if (!se && ksrc_in_pick_next_entity)
     ksrc_oops(KSRC_OOPS_NULL_PICK ": pick_eevdf() found nothing eligible");
   return se;
@@ -71,19 +93,28 @@ static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
   return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq));
 }
 #endif
-#if KSRC_NARGS_pick_next_entity == 3
-static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect) {
-  ksrc_in_pick_next_entity = 1;
-  struct sched_entity *se = ksrc_real_pick_next_entity(rq, cfs_rq, protect);
+/* Around the real pick_next_entity(): a pick that did not go through pick_eevdf() is
+ * a buddy pick (the mirror's picked with buddy set). */
+static struct sched_entity *ksrc_picked_next(struct rq *rq, struct sched_entity *se, int outer) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->picked && !ksrc_eevdf_picked && se && ksrc_in_pick_task) m->picked(m->ctx, rq->cpu, ksrc_mirror_task(se), 1);
+  ksrc_eevdf_picked = outer;
   ksrc_in_pick_next_entity = 0;
   return se;
 }
+#if KSRC_NARGS_pick_next_entity == 3
+static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq, bool protect) {
+  const int outer = ksrc_eevdf_picked;
+  ksrc_eevdf_picked = 0;
+  ksrc_in_pick_next_entity = 1;
+  return ksrc_picked_next(rq, ksrc_real_pick_next_entity(rq, cfs_rq, protect), outer);
+}
 #else
 static struct sched_entity *pick_next_entity(struct rq *rq, struct cfs_rq *cfs_rq) {
+  const int outer = ksrc_eevdf_picked;
+  ksrc_eevdf_picked = 0;
   ksrc_in_pick_next_entity = 1;
-  struct sched_entity *se = ksrc_real_pick_next_entity(rq, cfs_rq);
-  ksrc_in_pick_next_entity = 0;
-  return se;
+  return ksrc_picked_next(rq, ksrc_real_pick_next_entity(rq, cfs_rq), outer);
 }
 #endif
 
@@ -92,15 +123,140 @@ static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsi
   if (ksrc_hooks.reweighted) ksrc_hooks.reweighted(cfs_rq, se, weight);
 }
 
+/* The wrappers for the property mirror alone, each where the tree has the function in
+ * the form the mirror reads (6.12's; a tree without it gives the mirror no such call). */
+#if KSRC_HAS_update_entity_lag && KSRC_NARGS_update_entity_lag == 2
+static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  ksrc_real_update_entity_lag(cfs_rq, se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
+}
+#endif
+
+#if KSRC_HAS_set_next_buddy
+static void set_next_buddy(struct sched_entity *se) {
+  ksrc_real_set_next_buddy(se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->buddy_set && cfs_rq_of(se)->next == se) m->buddy_set(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se));
+}
+#endif
+
+#if KSRC_HAS_update_zero_vruntime && KSRC_NARGS_update_zero_vruntime == 2
+static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta);
+  ksrc_real_update_zero_vruntime(cfs_rq, delta);
+}
+#endif
+
+#if KSRC_HAS_do_preempt_short
+static bool do_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *pse, struct sched_entity *se) {
+  const bool short_ = ksrc_real_do_preempt_short(cfs_rq, pse, se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->wakeup_pick_step)
+    m->wakeup_pick_step(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), ksrc_mirror_task(pse), short_);
+  return short_;
+}
+#endif
+
+/* Delay entry and exit. dequeue_entity() keeps its flags for set_delayed()'s hook. */
+static _Thread_local int ksrc_dequeue_flags;
+
+#if KSRC_HAS_dequeue_entity
+static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags) {
+  const int outer = ksrc_dequeue_flags;
+  ksrc_dequeue_flags = flags;
+  const bool done = ksrc_real_dequeue_entity(cfs_rq, se, flags);
+  ksrc_dequeue_flags = outer;
+  return done;
+}
+#endif
+
+#if KSRC_HAS_set_delayed
+static void set_delayed(struct sched_entity *se) {
+  ksrc_real_set_delayed(se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->delay_entered) m->delay_entered(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), ksrc_dequeue_flags);
+}
+#endif
+
+#if KSRC_HAS_clear_delayed
+static void clear_delayed(struct sched_entity *se) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->placement_done) m->placement_done(m->ctx); /* a requeue's re-placement is complete */
+  ksrc_real_clear_delayed(se);
+}
+#endif
+
+#if KSRC_HAS_finish_delayed_dequeue_entity
+static void finish_delayed_dequeue_entity(struct sched_entity *se) {
+  ksrc_real_finish_delayed_dequeue_entity(se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->delay_left) m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), 0);
+}
+#endif
+
+#if KSRC_HAS_requeue_delayed_entity
+static void requeue_delayed_entity(struct sched_entity *se) {
+  ksrc_real_requeue_delayed_entity(se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->delay_left) m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), 1);
+}
+#endif
+
+/* update_curr()'s decisions for the mirror's `charged`: what its update_deadline()
+ * and did_preempt_short() returned during the call. */
+static _Thread_local int ksrc_renewed, ksrc_preempt_short;
+
+#if KSRC_HAS_update_deadline
+static bool update_deadline(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const bool renewed = ksrc_real_update_deadline(cfs_rq, se);
+  ksrc_renewed |= renewed;
+  return renewed;
+}
+#endif
+
+#if KSRC_HAS_did_preempt_short
+static bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr) {
+  const bool preempt = ksrc_real_did_preempt_short(cfs_rq, curr);
+  ksrc_preempt_short |= preempt;
+  return preempt;
+}
+#endif
+
+/* The tree's name of cfs_rq->nr_queued (nr_running before 6.13). */
+#if KSRC_FIELD_nr_queued
+#define KSRC_CFS_NR_QUEUED nr_queued
+#else
+#define KSRC_CFS_NR_QUEUED nr_running
+#endif
+
+#if KSRC_HAS_update_curr
+static void update_curr(struct cfs_rq *cfs_rq) {
+  struct sched_entity *curr = cfs_rq->curr;
+  const u64 before = curr ? curr->sum_exec_runtime : 0;
+  ksrc_renewed = ksrc_preempt_short = 0;
+  ksrc_real_update_curr(cfs_rq);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->charged && curr && curr->sum_exec_runtime != before) {
+    const int resched = cfs_rq->KSRC_CFS_NR_QUEUED != 1 && (ksrc_renewed || ksrc_preempt_short);
+    m->charged(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(curr), curr->sum_exec_runtime - before, ksrc_renewed,
+               resched);
+  }
+}
+#endif
+
 /* core.c wakeup_preempt(): the fair hook under a fair curr (renamed in 7.0); an idle
  * CPU (the idle class is below fair) reschedules. */
 static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags) {
+  ksrc_wakee = &p->se;
 #if KSRC_HAS_wakeup_preempt_fair
   if (rq->curr) wakeup_preempt_fair(rq, p, flags);
 #else
   if (rq->curr) check_preempt_wakeup_fair(rq, p, flags);
 #endif
   else resched_curr(rq);
+  ksrc_wakee = NULL;
 }
 
 static void ksrc_install(const struct ksrc_tunables *tunables, const struct ksrc_hooks *hooks) {
@@ -129,6 +285,8 @@ static const char *ksrc_oops_taken(void) {
 static void ksrc_init_cfs_rq(struct cfs_rq *cfs_rq) { init_cfs_rq(cfs_rq); }
 static void ksrc_enqueue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
   KSRC_GUARDED(enqueue_task_fair(rq, p, flags), return);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->placement_done) m->placement_done(m->ctx);
 }
 static bool ksrc_dequeue_task_fair(struct rq *rq, struct task_struct *p, int flags) {
   bool done = false;
@@ -137,17 +295,21 @@ static bool ksrc_dequeue_task_fair(struct rq *rq, struct task_struct *p, int fla
 }
 static struct task_struct *ksrc_pick_task_fair(struct rq *rq) {
   struct task_struct *next = NULL;
+  ksrc_in_pick_task = 1;
 #if KSRC_NARGS_pick_task_fair == 2
-  KSRC_GUARDED(next = pick_task_fair(rq, NULL), return NULL);
+  KSRC_GUARDED(next = pick_task_fair(rq, NULL), ksrc_in_pick_task = 0; return NULL);
 #else
-  KSRC_GUARDED(next = pick_task_fair(rq), return NULL);
+  KSRC_GUARDED(next = pick_task_fair(rq), ksrc_in_pick_task = 0; return NULL);
 #endif
+  ksrc_in_pick_task = 0;
   return next;
 }
 static void ksrc_put_prev_entity(struct cfs_rq *cfs_rq, struct sched_entity *prev) {
   KSRC_GUARDED(put_prev_entity(cfs_rq, prev), return);
 }
 static void ksrc_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int first) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->set_next) m->set_next(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
 #if KSRC_NARGS_set_next_entity == 3
   KSRC_GUARDED(set_next_entity(cfs_rq, se, first), return);
 #else
@@ -156,7 +318,7 @@ static void ksrc_set_next_entity(struct cfs_rq *cfs_rq, struct sched_entity *se,
 #endif
 }
 static void ksrc_wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_flags) {
-  KSRC_GUARDED(wakeup_preempt(rq, p, wake_flags), return);
+  KSRC_GUARDED(wakeup_preempt(rq, p, wake_flags), ksrc_wakee = NULL; return);
 }
 /* task_tick_fair() of a flat hierarchy: entity_tick() on the root cfs_rq; NUMA, misfit
  * and core-scheduling work are outside the model. */
@@ -187,11 +349,6 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 
 /* ---- the observation (observe.h) ---------------------------------------------- */
 /* The tree's field names and shape, from what its code uses (ksrc_config.h). */
-#if KSRC_FIELD_nr_queued
-#define KSRC_CFS_NR_QUEUED nr_queued
-#else
-#define KSRC_CFS_NR_QUEUED nr_running
-#endif
 #if KSRC_FIELD_sum_w_vruntime
 #define KSRC_CFS_SUM sum_w_vruntime
 #define KSRC_CFS_SUM_WEIGHT sum_weight
@@ -286,7 +443,15 @@ static int ksrc_obs_index(const struct ksrc_obs_rq *out, const struct rb_node *n
 /* The runqueue as the tree's own structures hold it: the rbtree walked in order with
  * the tree's rb_first_cached / rb_next, then curr when it is not in the tree. Pure:
  * avg_vruntime() (which re-bases v0) runs on a copy. */
+static void ksrc_observe_rq(struct rq *rq, struct ksrc_obs_rq *out);
 static void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
+  const int was = ksrc_observing;
+  ksrc_observing = 1;
+  ksrc_observe_rq(rq, out);
+  ksrc_observing = was;
+}
+
+static void ksrc_observe_rq(struct rq *rq, struct ksrc_obs_rq *out) {
   struct cfs_rq *cfs_rq = &rq->cfs;
   out->shape = KSRC_SHAPE;
   out->cpu = rq->cpu;

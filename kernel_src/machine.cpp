@@ -179,6 +179,8 @@ void Machine::block_task_complete(c::rq& rq, c::task_struct& p) {
   if (x.in_iowait) cpu.nr_iowait++;
   if (x.in_iowait_acct) cpu.nr_iowait_acct++;
   p.on_rq = 0;
+  if (const c::ksrc_mirror_hooks* m = hooks_.mirror; m != nullptr && m->block_completed != nullptr)
+    m->block_completed(m->ctx, rq.cpu, p.index);
 }
 
 // The fair class completes a delayed sleep from inside a pick (dequeue_entities).
@@ -442,13 +444,16 @@ bool Machine::protected_slice(int p) const {
   return running(p) && api_->protect_slice(const_cast<c::sched_entity*>(&task(p).se));
 }
 
+// Filled in observe_room_ (room for every task and curr, allocated once), then the
+// n entities copied: the property mirror observes at every hook, and a vector resized
+// to the task count each time would clear it each time.
 void Machine::observe(int cpu, Observation& out) const {
-  out.entities.resize(extra_.size() + 1);
+  observe_room_.resize(extra_.size() + 1);
   out.rq = c::ksrc_obs_rq{};
-  out.rq.capacity = static_cast<int>(out.entities.size());
-  out.rq.entities = out.entities.data();
+  out.rq.capacity = static_cast<int>(observe_room_.size());
+  out.rq.entities = observe_room_.data();
   api_->observe(const_cast<c::rq*>(&rq(cpu)), &out.rq);  // pure: avg_vruntime runs on a copy
-  out.entities.resize(static_cast<std::size_t>(out.rq.n));
+  out.entities.assign(observe_room_.begin(), observe_room_.begin() + out.rq.n);
   out.rq.entities = out.entities.data();
   out.rq.capacity = out.rq.n;
 }

@@ -102,6 +102,12 @@ class Machine {
   // path's pick_eevdf (pick_task_fair; the wakeup check's pick is not the observer's
   // `picked`) to `out`; nullptr stops it. The caller clears `out`.
   void record_hooks(std::vector<HookCall>* out);
+  // The property mirror's calls (shim/types.h ksrc_mirror_hooks; replay/
+  // kernel_src_mirror.h); nullptr stops them. `hooks` outlives the machine's use of it.
+  void set_mirror_hooks(const c::ksrc_mirror_hooks* hooks) {
+    hooks_.mirror = hooks;
+    install();
+  }
 
  private:
   void install();
@@ -141,6 +147,7 @@ class Machine {
   std::string oops_condition_;
   std::vector<HookCall>* hook_calls_ = nullptr;
   bool picking_ = false;  // inside pick_task_fair
+  mutable std::vector<c::ksrc_obs_entity> observe_room_;  // observe()'s buffer
 };
 
 // The kernel release the harness was built from ("6.12.117-1~deb12u1"), for reports.

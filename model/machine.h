@@ -31,6 +31,9 @@ template <class A, class P = profile_6_18>
 class Machine : private profile_ops<A, P, Machine<A, P>> {
   using ops = profile_ops<A, P, Machine<A, P>>;
   friend ops;
+  // Loads another implementation's state (model/mirror.h); runs no model code.
+  template <class>
+  friend struct MirrorLoader;
 
  public:
   using value = typename A::value;

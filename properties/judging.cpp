@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "properties/catalogue.h"
+#include "properties/kernel_src_judged.h"
 #include "properties/registry.h"
 
 namespace eevdf::properties {
@@ -56,6 +57,10 @@ std::string unjudged(std::string_view name, const Judging& j, Asker asker) {
   }
   const bool in_kernel = j.kernel_arith && runs_in(*info, true);
   const bool in_ideal = j.ideal_arith && runs_in(*info, false);
+  if (in_kernel && j.kernel_src && !judged_on_kernel_src(name) && !j.reference_lockstep)
+    return fmt::format("{} (not judged on the real code: kernel-src does not show it {}): it is judged on the 6.12 "
+                       "reference in lockstep with the default tree only",
+                       head, kernel_src_gap(name));
   if (in_kernel || in_ideal) return "";
   if (!j.kernel_arith && !j.ideal_arith)
     return fmt::format("{} (this mode judges only {}): drop the differential flag", head,

@@ -19,6 +19,12 @@ struct Judging {
   // differential with its second implementation (fast_matches_reference,
   // ideal_tracks_kernel, kernel_matches_reference).
   std::vector<std::string_view> system;
+  // The real code (kernel-src) is the system under test: the per-event checks judge
+  // its mirror where the harness shows them what they read (kernel_src_judged.h);
+  // with `reference_lockstep` the others run on the 6.12 reference in lockstep with
+  // it (the default tree: valid while kernel_matches_reference holds).
+  bool kernel_src = false;
+  bool reference_lockstep = false;
 };
 
 // Whose flags a hint names.

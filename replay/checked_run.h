@@ -6,6 +6,7 @@
 #include <cstdint>     // counts
 #include <functional>  // not_equal_to
 #include <memory>      // probes
+#include <set>         // overflowed CPUs
 #include <string>      // illegal-event reasons
 #include <utility>     // forwarding
 #include <vector>      // specs
@@ -107,6 +108,8 @@ class CheckedRun {
   // Whether the model reported an s64 overflow in any event so far (whether or not
   // no_overflow is checked).
   bool overflowed() const { return overflowed_; }
+  // The CPUs past an s64 overflow that no_overflow reported, until they empty (Env).
+  const std::set<int>& overflowed_cpus() const { return env_.overflowed; }
 
  private:
   // The CPUs an event can change: its task's (called before and after the event),

@@ -1,7 +1,8 @@
 // The kernel-src engines (engines.h): the real 6.12 fair.c of kernel_src/ with the
-// properties on the reference's 6.12 profile in lockstep (`replay --model=kernel-src`:
-// expectations, the same JSON dump as the reference, every property and
-// kernel_matches_reference), and beside the reference alone (`replay
+// properties judged on it where it shows them what they read, the rest on the
+// reference's 6.12 profile in lockstep (`replay --model=kernel-src`: expectations, the
+// same JSON dump as the reference, every property and kernel_matches_reference), and
+// beside the reference alone (`replay
 // --diff=kernel-src`: kernel_matches_reference after every event, nothing else). Both accept only what the real code
 // can run: `kernel 6.12`, no injection, no RUN_TO_PARITY_WAKEUP.
 #include <fmt/format.h>
@@ -156,12 +157,13 @@ void print_runqueues(std::ostream& out, const KernelSrcLockstep& lock, int cpu) 
 }
 
 // `replay --model=kernel-src`: kernel-src drives the trace and answers its state
-// queries and the dump; the properties run on the reference's 6.12 profile in
-// lockstep (kernel arithmetic), and kernel_matches_reference is judged after every
-// event. While it holds, the two agree on every state field and decision, so a
-// property's verdict on the reference is its verdict on the real code up to that
-// event (docs/PROPERTIES.md); at the first difference the replay stops there, the
-// difference reported as a violation of kernel_matches_reference.
+// queries and the dump; the properties of properties/kernel_src_judged.h judge the
+// real code (its mirror, replay/kernel_src_mirror.h), the others run on the
+// reference's 6.12 profile in lockstep (kernel arithmetic), and kernel_matches_reference
+// is judged after every event. While it holds, the two agree on every state field and
+// decision, so a verdict on the reference is the real code's up to that event
+// (docs/PROPERTIES.md); at the first difference the replay stops there, the difference
+// reported as a violation of kernel_matches_reference.
 class KernelSrcEngine final : public Engine {
  public:
   explicit KernelSrcEngine(const EngineSetup& s)
@@ -174,6 +176,7 @@ class KernelSrcEngine final : public Engine {
     properties::Judging judging;  // the 6.12 properties in the kernel arithmetic, and the differential
     judging.profile = model::profile_6_12::name;
     judging.system = {"kernel_matches_reference"};
+    judging.kernel_src = judging.reference_lockstep = true;
     log_.judging(judging);
     causes_.note_header(s.header, config_);
     lock_ = std::make_unique<KernelSrcLockstep>(config, make_task_specs(s.header), &log_,
@@ -203,17 +206,17 @@ class KernelSrcEngine final : public Engine {
   }
 
   Outcome finish(std::uint64_t events) override {
-    lock_->reference().finish();
+    lock_->finish();
     dump_first_runqueue(nullptr);
     const auto measure = [this](std::string_view name, std::string& num, std::string& den) {
-      return difference_.empty() && lock_->reference().checker().measure(name, num, den);
+      return difference_.empty() && lock_->measure(name, num, den);
     };
     const auto missing = [&](std::string_view finding) {
       return finding_missing(finding, {log_.tagged(), measure, causes_, config_});
     };
     const bool ok = log_.expectations_hold(summary_, missing) && failed_ == 0;
     summary_ << fmt::format("{}: {} (kernel-src {}, {} events, {} expectations, {} violations, {} kernel warnings; "
-                            "properties on the 6.12 reference in lockstep{})\n",
+                            "properties on kernel-src, the rest on the 6.12 reference in lockstep{})\n",
                             s_.file, ok ? "ok" : "FAILED", kernel_src::kernel_version(), events, expectations_,
                             log_.total(), lock_->kernel_src().warnings(),
                             difference_.empty() ? "" : fmt::format(" up to line {}", line_));
@@ -260,7 +263,7 @@ class KernelSrcEngine final : public Engine {
       return {false, (lock_->oops().empty() ? "kernel_matches_reference failed" : "kernel-src crashed") +
                          std::string(" at line ") + std::to_string(line_)};
     std::string num, den;
-    if (!lock_->reference().checker().measure(x.measure, num, den)) return {false, "measure not available in this selection"};
+    if (!lock_->measure(x.measure, num, den)) return {false, "measure not available in this selection"};
     return compare_measure(x, Rational(num + "/" + den));
   }
 

@@ -31,6 +31,7 @@ properties::Judging judging(const Options& o, const trace::Header& header, trace
   j.kernel_arith = arith != trace::Arith::ideal || o.model == Model::kernel_src;
   j.ideal_arith = arith != trace::Arith::kernel && o.model != Model::kernel_src;
   if (o.model == Model::kernel_src) j.system = {"kernel_matches_reference"};
+  j.kernel_src = j.reference_lockstep = o.model == Model::kernel_src;
   return j;
 }
 

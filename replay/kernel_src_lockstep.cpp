@@ -32,10 +32,12 @@ KernelSrcLockstep::KernelSrcLockstep(const model::Config& config, const std::vec
                                      properties::Sink* sink, const properties::Selection& selection)
     // Without a sink, a selection of one name no check has: no property runs.
     : reference_(sink != nullptr
-                     ? std::make_unique<Reference>(config, specs, *sink, selection)
+                     ? std::make_unique<Reference>(config, specs, *sink, reference_selection(selection))
                      : std::make_unique<Reference>(config, specs, none_,
                                                    properties::Selection{{"kernel_matches_reference"}, {}})),
       kernel_src_(std::make_unique<kernel_src::Machine>(config, specs)) {
+  if (sink != nullptr)
+    mirror_ = std::make_unique<KernelSrcMirror>(config, specs, *kernel_src_, *sink, selection);
   hooks_ = std::make_unique<kernel_src::HookLockstep>(reference_->machine(), reference_->checker_observer(),
                                                        *kernel_src_);
   reference_->set_front_observer(hooks_->observer());
@@ -56,6 +58,10 @@ std::string KernelSrcLockstep::apply(const trace::Event& e) {
     return reason;
   }
   if (overflow_line_ == 0 && reference_->overflowed()) overflow_line_ = e.line;
+  if (mirror_) {
+    mirror_->taint(reference_->overflowed_cpus());  // no_overflow is the reference's
+    mirror_->before(e);
+  }
   const std::string k_reason = apply_event(*kernel_src_, e);
   const auto kernel_warn = [&](const std::string& condition, const std::string& explanation) {
     properties::Violation v;
@@ -80,10 +86,27 @@ std::string KernelSrcLockstep::apply(const trace::Event& e) {
     return "";
   }
   if (!k_reason.empty()) difference_ = "the reference applied the event, kernel-src refused it: " + k_reason;
+  if (mirror_ && k_reason.empty()) mirror_->after(e);
   if (difference_.empty()) difference_ = kernel_src::first_difference(reference_->machine(), *kernel_src_);
   const std::string hook_difference = hooks_->take_difference();
   if (difference_.empty()) difference_ = hook_difference;
   return "";
+}
+
+}  // namespace eevdf::replay
+
+namespace eevdf::replay {
+
+void KernelSrcLockstep::finish() {
+  // The mirror first: its measure (iowait_visibility) is reported before the
+  // reference's (lag_bound), in the order a replay of the reference alone reports them.
+  if (mirror_ && oops_.empty()) mirror_->finish();  // after a crash the state is the crash's
+  reference_->finish();
+}
+
+bool KernelSrcLockstep::measure(std::string_view name, std::string& numerator, std::string& denominator) const {
+  if (reference_->checker().measure(name, numerator, denominator)) return true;
+  return mirror_ && mirror_->checker().measure(name, numerator, denominator);
 }
 
 }  // namespace eevdf::replay

@@ -1,9 +1,11 @@
 // kernel_matches_reference, one event at a time (docs/PROPERTIES.md, whole system): the
-// reference's 6.12 profile (with the checker's properties, if any are selected) and
-// kernel-src (the real 6.12 fair.c) take the same events; after each, every state
-// field and this event's place_entity / pick_eevdf / reweight_entity calls must be
-// equal. The one place that decides what a difference is, for `replay --model=
-// kernel-src`, `replay --diff=kernel-src`, `run --model=kernel-src` and the shrinker.
+// reference's 6.12 profile and kernel-src (the real 6.12 fair.c) take the same events;
+// after each, every state field and this event's place_entity / pick_eevdf /
+// reweight_entity calls must be equal. The one place that decides what a difference
+// is, for `replay --model=kernel-src`, `replay --diff=kernel-src`, `run
+// --model=kernel-src` and the shrinker. With a sink, the selected properties judge
+// the real code where they can (its mirror, kernel_src_mirror.h; the set is
+// properties/kernel_src_judged.h) and the others run on the reference in lockstep.
 // Built only when the kernel source package was installed (EEVDF_HAVE_KERNEL_SRC).
 #pragma once
 
@@ -18,6 +20,7 @@
 #include "model/arith_kernel.h"
 #include "model/profiles.h"
 #include "replay/checked_run.h"
+#include "replay/kernel_src_mirror.h"
 
 namespace eevdf::replay {
 
@@ -67,6 +70,14 @@ class KernelSrcLockstep {
   // kernel's rbtree order under wrapped sums is not the reference's exact one.
   int overflow_line() const { return overflow_line_; }
 
+  // The end of the trace: both checkers' end-of-trace checks (the mirror's not after
+  // a crash of the real code).
+  void finish();
+  // The properties judged on the real code (nullptr without a sink).
+  const KernelSrcMirror* mirror() const { return mirror_.get(); }
+  // A measure of either checker (false: no enabled property measures `name`).
+  bool measure(std::string_view name, std::string& numerator, std::string& denominator) const;
+
   Reference& reference() { return *reference_; }
   const Reference& reference() const { return *reference_; }
   const kernel_src::Machine& kernel_src() const { return *kernel_src_; }
@@ -83,6 +94,7 @@ class KernelSrcLockstep {
   std::unique_ptr<Reference> reference_;
   std::unique_ptr<kernel_src::Machine> kernel_src_;
   std::unique_ptr<kernel_src::HookLockstep> hooks_;  // placed / picked / reweighted of both
+  std::unique_ptr<KernelSrcMirror> mirror_;          // declared after kernel_src_: removes its hooks first
   std::string difference_;
   std::string oops_;
   int overflow_line_ = 0;

@@ -49,9 +49,10 @@ DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, prop
   if (lock.agree()) {
     out.line = 0;
     out.time_ns = 0;
-    lock.reference().finish();  // end-of-trace checks, on a full trace only
+    lock.finish();  // end-of-trace checks, on a full trace only
   }
   tally_evaluated(lock.reference().checker(), out.evaluated);
+  if (lock.mirror() != nullptr) tally_evaluated(lock.mirror()->checker(), out.evaluated);
   out.evaluated["kernel_matches_reference"] = out.events;
   out.evaluated[std::string(properties::kKernelWarn)] = out.events;  // the reference's own kernel checks
   out.draws = gen.draws();

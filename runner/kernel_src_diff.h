@@ -1,9 +1,11 @@
 // kernel_matches_reference on a generated trace (docs/PROPERTIES.md): the trace is drawn
 // under the `kernel 6.12` profile (validity depends on its decisions) and replayed
 // through the reference's 6.12 profile and kernel-src side by side, every state field
-// compared after every event; with a sink, the properties run on the reference in
-// lockstep (their verdicts are the real code's while the two agree: the comparison
-// stops at the first difference). Available when the build has kernel-src.
+// compared after every event; with a sink, the properties judge the real code where
+// it shows them what they read (its mirror, replay/kernel_src_mirror.h) and run on
+// the reference in lockstep otherwise (their verdicts are the real code's while the
+// two agree: the comparison stops at the first difference). Available when the build
+// has kernel-src.
 #pragma once
 
 #include <cstdint>  // seeds, counts
@@ -40,7 +42,8 @@ struct DiffOutcome {
   // needs the tree's shape, like stale_min_slice), so a difference then is a
   // consequence of the overflow, not a disagreement of the profile.
   bool after_overflow = false;
-  // Per property, the events at which it judged on the reference (Property::evaluated);
+  // Per property, the events at which it judged, on the mirror or the reference
+  // (Property::evaluated);
   // kernel_matches_reference: the events compared.
   std::map<std::string, std::uint64_t> evaluated;
 };

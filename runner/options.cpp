@@ -40,6 +40,7 @@ properties::Judging judging(const Options& o) {
   properties::Judging j;
   j.profile = o.kernel_src ? model::profile_6_12::name : o.generator.profile;
   if (o.kernel_src) j.system.emplace_back("kernel_matches_reference");
+  j.kernel_src = j.reference_lockstep = o.kernel_src;
   if (!o.kernel_src && o.diff_every != 0) j.system.emplace_back("fast_matches_reference");
   if (o.ideal_every != 0) j.system.emplace_back("ideal_tracks_kernel");
   j.ideal_arith = !o.kernel_src && o.steady_every != 0;  // the ideal-only sample (runner/ideal_only.h)

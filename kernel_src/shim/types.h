@@ -198,6 +198,48 @@ struct ksrc_hooks {
   void (*placed)(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags);
   void (*picked)(struct cfs_rq *cfs_rq, struct sched_entity *se);
   void (*reweighted)(struct cfs_rq *cfs_rq, struct sched_entity *se, unsigned long weight);
+  const struct ksrc_mirror_hooks *mirror; /* the property mirror's (NULL: none) */
+};
+
+/* ---- the property mirror's calls (replay/kernel_src_mirror.h) ------------------
+ * The wrapped calls the properties observe, by CPU and task index (-1: none), with
+ * what the call consumed that its end no longer shows. Not fired while the harness
+ * observes a runqueue (ksrc_observe). Any may be NULL. */
+struct ksrc_mirror_hooks {
+  void *ctx;
+  /* place_entity() returned; `vlag` and (when `had_rel`) the relative deadline `rel`
+   * are the entity's before the placement. */
+  void (*placed)(void *ctx, int cpu, int task, int flags, s64 vlag, int had_rel, s64 rel);
+  /* The last placement is complete (its entity back in the tree and the sums): an
+   * enqueue entry point returned, or a requeue reached clear_delayed(). */
+  void (*placement_done)(void *ctx);
+  /* The schedule path picked `task`: its pick_eevdf() returned it, or (`buddy`)
+   * pick_next_entity() took the eligible next buddy without calling pick_eevdf(). */
+  void (*picked)(void *ctx, int cpu, int task, int buddy);
+  /* update_entity_lag() stored se->vlag. */
+  void (*lag_stored)(void *ctx, int cpu, int task);
+  /* set_next_entity() is about to make `task` curr. */
+  void (*set_next)(void *ctx, int cpu, int task);
+  /* set_next_buddy() made `task` the next buddy. */
+  void (*buddy_set)(void *ctx, int cpu, int task);
+  /* update_curr() charged `delta` ns to curr `task`; `renewed`: update_deadline()
+   * renewed its deadline; `resched`: it decided to reschedule (more than one queued,
+   * and a renewal or did_preempt_short()). */
+  void (*charged)(void *ctx, int cpu, int task, u64 delta, int renewed, int resched);
+  /* avg_vruntime() is about to re-base v0 by `delta` (update_zero_vruntime, delta != 0). */
+  void (*v0_moved)(void *ctx, int cpu, s64 delta);
+  /* The wakeup check reached its pick: do_preempt_short() for wakee `task` against
+   * curr `curr` returned `short_` (before its cancel_protect_slice). */
+  void (*wakeup_pick_step)(void *ctx, int cpu, int curr, int task, int short_);
+  /* The wakeup check's pick_eevdf() returned: `preempted` iff it is wakee `task`. */
+  void (*wakeup_decided)(void *ctx, int cpu, int task, int preempted);
+  /* set_delayed() delayed `task` in a dequeue_entity() with `flags` (DEQUEUE_*). */
+  void (*delay_entered)(void *ctx, int cpu, int task, int flags);
+  /* `task` left the delayed state: finish_delayed_dequeue_entity() (`by_wake` 0) or
+   * requeue_delayed_entity() (`by_wake` 1) returned. */
+  void (*delay_left)(void *ctx, int cpu, int task, int by_wake);
+  /* The driver's __block_task() completed the sleep of `task` (core.c, machine.cpp). */
+  void (*block_completed)(void *ctx, int cpu, int task);
 };
 
 #endif

@@ -10,6 +10,8 @@
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "properties/judging.h"
+#include "properties/kernel_src_judged.h"
 #include "properties/kernel_warn.h"
 #include "properties/registry.h"
 #include "properties/tests/harness.h"
@@ -77,5 +79,27 @@ TEST_CASE("each property is judged exactly where the catalogue says", "[properti
     CHECK(registry_runs<IdealArith, profile_6_18>(name) == (p::applies_to(info, "6.18") && p::runs_in(info, false)));
     CHECK(registry_runs<KernelArith, profile_6_12>(name) == (p::applies_to(info, "6.12") && p::runs_in(info, true)));
     CHECK(registry_runs<IdealArith, profile_6_12>(name) == (p::applies_to(info, "6.12") && p::runs_in(info, false)));
+  }
+}
+
+TEST_CASE("every 6.12 kernel-arithmetic property is either judged on kernel-src or names what it needs",
+          "[properties][catalogue]") {
+  p::Judging alone;  // kernel-src without the reference in lockstep
+  alone.profile = "6.12";
+  alone.kernel_src = true;
+  p::Judging lockstep = alone;  // the default tree: the rest on the reference
+  lockstep.reference_lockstep = true;
+  for (const p::PropertyInfo& info : p::kCatalogue) {
+    if (info.exact_in == p::Exact::system || !p::runs_in(info, true)) continue;
+    const std::string name(info.name);
+    CAPTURE(name);
+    const bool judged = p::judged_on_kernel_src(name);
+    const bool gap = !p::kernel_src_gap(name).empty();
+    CHECK(judged != gap);  // exactly one of the two tables
+    if (!p::applies_to(info, "6.12")) continue;
+    const std::string why = p::unjudged(name, alone, p::Asker::replay);
+    CHECK(why.empty() == judged);
+    if (!judged) CHECK(why.find(std::string(p::kernel_src_gap(name))) != std::string::npos);
+    CHECK(p::unjudged(name, lockstep, p::Asker::replay).empty());
   }
 }

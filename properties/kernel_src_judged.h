@@ -1,0 +1,71 @@
+// Which properties judge the real code (kernel-src) itself: the checks run on the
+// mirror of its runqueues (replay/kernel_src_mirror.h), fed by the calls the
+// harness's wrappers observe. A property needs the state and the hooks it reads; one
+// whose hook no wrapper supplies is not judged on the real code, and says which
+// call it would need. judging.h decides from this table; the mirror selects by it.
+#pragma once
+
+#include <array>        // the tables
+#include <string_view>  // names
+
+namespace eevdf::properties {
+
+// The per-event properties judged on kernel-src's mirror (its state after every
+// event; placed, picked, lag_stored, set_next, buddy_set, charged, v0_moved,
+// wakeup_pick_step, wakeup_decided, delay_entered and delay_left from the wrapped
+// calls, block_completed from the driver's __block_task), and kernel_warn (the real
+// code's own warnings and crash).
+inline constexpr std::array<std::string_view, 25> kJudgedOnKernelSrc{{
+    "sums_consistent",
+    "counters_consistent",
+    "task_conservation",
+    "service_conservation",
+    "lag_zero_sum",
+    "pick_eligible",
+    "pick_earliest_deadline",
+    "pick_nonempty",
+    "placement_eligible",
+    "placement_preserves_lag",
+    "migration_preserves_lag",
+    "reweight_preserves_lag",
+    "lag_clamped",
+    "delayed_never_runs",
+    "slice_sane",
+    "lone_no_resched",
+    "iowait_accounting",
+    "iowait_visibility",
+    "delayed_entry",
+    "delayed_frozen",
+    "delayed_completion",
+    "lag_bound",
+    "wakeup_preempt_rule",
+    "slice_protection",
+    "kernel_warn",
+}};
+
+// For each per-event property not judged on kernel-src: what the real code does not
+// show the mirror yet.
+struct KernelSrcGap {
+  std::string_view name;
+  std::string_view needs;
+};
+inline constexpr std::array<KernelSrcGap, 2> kKernelSrcGaps{{
+    {"no_overflow", "the s64 operations of the real code, which wrap without a trace"},
+    {"min_slice_exact", "set_protect_slice's minimum slice (protection_set; 6.18 only)"},
+}};
+
+constexpr bool judged_on_kernel_src(std::string_view name) {
+  for (const std::string_view p : kJudgedOnKernelSrc)
+    if (p == name) return true;
+  return false;
+}
+
+// What `name` would need to be judged on kernel-src ("" when it is, or is no
+// per-event property).
+constexpr std::string_view kernel_src_gap(std::string_view name) {
+  for (const KernelSrcGap& g : kKernelSrcGaps)
+    if (g.name == name) return g.needs;
+  return {};
+}
+
+}  // namespace eevdf::properties

@@ -1,0 +1,395 @@
+// See kernel_src_mirror.h.
+#include "replay/kernel_src_mirror.h"
+
+#include <algorithm>
+
+#include "base/assert.h"
+#include "model/flags.h"
+#include "properties/kernel_src_judged.h"
+#include "properties/lag.h"  // lag_limit: the lag_stored hook's bound
+
+namespace eevdf::replay {
+namespace {
+
+using model::KernelArith;
+namespace c = kernel_src::c;
+
+// What no check is named: a selection of it runs no property.
+const std::string kNone = "kernel_matches_reference";
+
+bool listed(const std::vector<std::string>& names, std::string_view name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
+properties::Selection kernel_src_selection(const properties::Selection& user) {
+  properties::Selection s;
+  for (const std::string_view p : properties::kJudgedOnKernelSrc)
+    if ((user.check.empty() || listed(user.check, p)) && !listed(user.skip, p)) s.check.emplace_back(p);
+  if (s.check.empty()) s.check = {kNone};
+  return s;
+}
+
+properties::Selection reference_selection(const properties::Selection& user) {
+  properties::Selection s = user;
+  if (user.check.empty()) {
+    for (const std::string_view p : properties::kJudgedOnKernelSrc)
+      if (p != "kernel_warn") s.skip.emplace_back(p);  // kernel_warn: each side reports its own
+    return s;
+  }
+  s.check.clear();
+  for (const std::string& p : user.check)
+    if (!properties::judged_on_kernel_src(p)) s.check.push_back(p);
+  if (s.check.empty()) s.check = {kNone};
+  return s;
+}
+
+std::string_view forms_for_shape(unsigned shape) {
+  // Debian's 6.12: zero_vruntime (the back-port), protection stashed in vlag, the
+  // sums in scaled-down weights. Every other shape waits for its own forms.
+  const unsigned other = c::KSRC_SHAPE_VPROT | c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE |
+                         c::KSRC_SHAPE_SUM_SHIFT;
+  if ((shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0 && (shape & other) == 0) return model::profile_6_12::name;
+  return {};
+}
+
+KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<model::TaskSpec>& specs,
+                                 kernel_src::Machine& k, properties::Sink& sink,
+                                 const properties::Selection& selection)
+    : k_(k), mirror_(config, specs), env_(mirror_, sink), checker_(env_),
+      obs_(static_cast<std::size_t>(k.ncpus())), times_(static_cast<std::size_t>(k.ncpus())),
+      members_(static_cast<std::size_t>(k.ncpus())) {
+  properties::add_properties(checker_, env_, kernel_src_selection(selection));
+  for (int cpu = 0; cpu < k_.ncpus(); ++cpu) {
+    observe(cpu);
+    times_[static_cast<std::size_t>(cpu)] = model::VirtualTimes::initial(obs_[static_cast<std::size_t>(cpu)].rq.v0);
+  }
+  const unsigned shape = k_.ncpus() > 0 ? obs_[0].rq.shape : 0;
+  EEVDF_ASSERT(forms_for_shape(shape) == Profile::name,
+               "the kernel-src harness has an observation shape the property mirror has no forms for");
+  load_tasks();
+  for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
+  if (checker_.empty()) return;
+  hooks_.ctx = this;
+  hooks_.placed = &KernelSrcMirror::on_placed;
+  hooks_.placement_done = &KernelSrcMirror::on_placement_done;
+  hooks_.picked = &KernelSrcMirror::on_picked;
+  hooks_.lag_stored = &KernelSrcMirror::on_lag_stored;
+  hooks_.set_next = &KernelSrcMirror::on_set_next;
+  hooks_.buddy_set = &KernelSrcMirror::on_buddy_set;
+  hooks_.charged = &KernelSrcMirror::on_charged;
+  hooks_.block_completed = &KernelSrcMirror::on_block_completed;
+  hooks_.v0_moved = &KernelSrcMirror::on_v0_moved;
+  hooks_.wakeup_pick_step = &KernelSrcMirror::on_wakeup_pick_step;
+  hooks_.wakeup_decided = &KernelSrcMirror::on_wakeup_decided;
+  hooks_.delay_entered = &KernelSrcMirror::on_delay_entered;
+  hooks_.delay_left = &KernelSrcMirror::on_delay_left;
+  k_.set_mirror_hooks(&hooks_);
+}
+
+KernelSrcMirror::~KernelSrcMirror() { k_.set_mirror_hooks(nullptr); }
+
+// Every task from the driver's task_struct (core.c state, the run-time counters, an
+// off-queue entity); load_rq then writes the queued entities from the observation.
+void KernelSrcMirror::load_tasks() {
+  model::MirrorLoader<Profile>::set_now(mirror_, k_.now());
+  for (int p = 0; p < k_.ntasks(); ++p) load_task(p);
+}
+
+void KernelSrcMirror::load_task(int p) {
+  {
+    model::MirrorLoader<Profile>::changed(mirror_, mirror_.tasks().at(static_cast<std::size_t>(p)).cpu);
+    const kernel_src::TaskExtra& x = k_.extra(p);
+    const c::task_struct& ts = k_.task(p);
+    model::MirrorTask t;
+    t.forked = x.forked;
+    t.exited = x.exited;
+    t.on_rq = ts.on_rq != 0;
+    t.in_iowait = x.in_iowait;
+    t.in_iowait_acct = x.in_iowait_acct;
+    t.cpu = ts.cpu;
+    t.nice = x.nice;
+    t.se_on_rq = ts.se.on_rq != 0;
+    t.sched_delayed = ts.se.sched_delayed != 0;
+    t.rel_deadline = ts.se.rel_deadline != 0;
+    t.custom_slice = ts.se.custom_slice != 0;
+    t.vruntime = ts.se.vruntime;
+    t.deadline = ts.se.deadline;
+    t.slice = ts.se.slice;
+    t.weight = ts.se.load.weight;
+    t.inv_weight = ts.se.load.inv_weight;
+    t.vlag = ts.se.vlag;
+    t.exec_start = ts.se.exec_start;
+    t.sum_exec_runtime = ts.se.sum_exec_runtime;
+    t.prev_sum_exec_runtime = ts.se.prev_sum_exec_runtime;
+    model::MirrorLoader<Profile>::load_task(mirror_, p, t, times_[static_cast<std::size_t>(ts.cpu)]);
+  }
+}
+
+// CPU `cpu` from its last observation (obs_): the queued entities' values, the tree in
+// its own order, curr, the buddy, the sums and counters.
+void KernelSrcMirror::load_rq(int cpu) {
+  const kernel_src::Observation& o = obs_[static_cast<std::size_t>(cpu)];
+  const model::VirtualTimes& times = times_[static_cast<std::size_t>(cpu)];
+  model::MirrorRq& r = rq_scratch_;  // reused: its tree's storage is allocated once;
+  r.tree.clear();                    // every other field is set below
+  r.cfs_curr = -1;
+  for (const c::ksrc_obs_entity& e : o.entities) {
+    const c::task_struct& ts = k_.task(e.task);
+    model::MirrorTask t;
+    t.forked = k_.extra(e.task).forked;
+    t.exited = k_.extra(e.task).exited;
+    t.on_rq = ts.on_rq != 0;
+    t.in_iowait = k_.extra(e.task).in_iowait;
+    t.in_iowait_acct = k_.extra(e.task).in_iowait_acct;
+    t.cpu = ts.cpu;
+    t.nice = k_.extra(e.task).nice;
+    t.se_on_rq = e.on_rq != 0;
+    t.sched_delayed = e.sched_delayed != 0;
+    t.rel_deadline = e.rel_deadline != 0;
+    t.custom_slice = e.custom_slice != 0;
+    t.vruntime = e.vruntime;
+    t.deadline = e.deadline;
+    t.slice = e.slice;
+    t.weight = e.weight;
+    t.inv_weight = e.inv_weight;
+    t.vlag = e.vlag;
+    // Without se->vprot, curr's vlag holds the deadline stashed at its pick (6.12
+    // protection), except once update_entity_lag has stored its lag there.
+    t.vlag_is_time = !o.has(c::KSRC_SHAPE_VPROT) && e.is_curr != 0 && e.on_rq != 0 && e.task != lag_task_;
+    t.has_vprot = o.has(c::KSRC_SHAPE_VPROT);
+    t.vprot = e.vprot;
+    t.exec_start = ts.se.exec_start;  // the run-time counters are not in the observation
+    t.sum_exec_runtime = ts.se.sum_exec_runtime;
+    t.prev_sum_exec_runtime = ts.se.prev_sum_exec_runtime;
+    model::MirrorLoader<Profile>::changed(mirror_, mirror_.tasks().at(static_cast<std::size_t>(e.task)).cpu);
+    model::MirrorLoader<Profile>::load_task(mirror_, e.task, t, times);
+    if (e.in_tree) r.tree.push_back(e.task);
+    if (e.is_curr) r.cfs_curr = e.task;
+  }
+  auto& members = members_[static_cast<std::size_t>(cpu)];
+  members.clear();
+  for (const c::ksrc_obs_entity& e : o.entities) members.push_back(e.task);
+  r.curr = o.rq.curr;
+  r.next = o.rq.next;
+  r.need_resched = o.rq.need_resched != 0;
+  r.nr_running = o.rq.rq_nr_running;
+  r.nr_queued = o.rq.nr_queued;
+  r.h_nr_queued = o.rq.h_nr_queued;
+  r.h_nr_runnable = static_cast<std::int32_t>(o.rq.h_nr_runnable);
+  r.load_weight = o.rq.load_weight;
+  r.sum = o.rq.sum_w_vruntime;
+  r.sum_weight = o.rq.sum_weight;
+  r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
+  r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
+  r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
+  model::MirrorLoader<Profile>::load_rq(mirror_, cpu, r, times);
+}
+
+// Only what can have changed since the CPU was last loaded: the tasks it held then
+// (one may have left it), the event's task (it may have moved or blocked anywhere),
+// then the runqueue with the tasks it holds now.
+void KernelSrcMirror::load(int cpu) {
+  observe(cpu);
+  load_leavers(cpu);
+  load_rq(cpu);
+}
+
+void KernelSrcMirror::observe(int cpu) {
+  k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)]);
+  auto& times = times_[static_cast<std::size_t>(cpu)];
+  times = times.moved_to(obs_[static_cast<std::size_t>(cpu)].rq.v0);
+}
+
+// A task still on the CPU is loaded from the observation by load_rq.
+void KernelSrcMirror::load_leavers(int cpu) {
+  model::MirrorLoader<Profile>::set_now(mirror_, k_.now());
+  const kernel_src::Observation& o = obs_[static_cast<std::size_t>(cpu)];
+  const auto stays = [&](int p) {
+    return std::any_of(o.entities.begin(), o.entities.end(), [&](const c::ksrc_obs_entity& e) { return e.task == p; });
+  };
+  for (const int p : members_[static_cast<std::size_t>(cpu)])
+    if (!stays(p)) load_task(p);
+  if (event_task_ >= 0 && !stays(event_task_)) load_task(event_task_);
+}
+
+// As CheckedRun's: the event's task's CPU (before and after), its `cpu=`, and every
+// busy CPU for `tick all`; from the driver, whose task_cpu is the real one.
+void KernelSrcMirror::add_touched(const trace::Event& e) {
+  if (event_task_ >= 0) env_.touched.push_back(k_.task(event_task_).cpu);
+  if (e.cpu) env_.touched.push_back(*e.cpu);
+  if (e.all_cpus)
+    for (int cpu = 0; cpu < k_.ncpus(); ++cpu)
+      if (k_.curr_index(cpu) >= 0) env_.touched.push_back(cpu);
+}
+
+void KernelSrcMirror::before(const trace::Event& e) {
+  env_.line = e.line;
+  env_.now = e.time_ns;
+  env_.event = &e;
+  env_.touched.clear();
+  event_task_ = e.task != 0 ? k_.task_index(e.task) : -1;
+  if (checker_.empty()) return;
+  add_touched(e);
+  checker_.before_event(e);
+}
+
+void KernelSrcMirror::after(const trace::Event& e) {
+  if (checker_.empty()) return;
+  flush_placed();
+  add_touched(e);
+  auto& cpus = env_.touched;
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  for (const int cpu : cpus) observe(cpu);
+  for (const int cpu : cpus) load_leavers(cpu);
+  for (const int cpu : cpus) load_rq(cpu);
+  checker_.after_event(e);
+  last_ = e;
+  last_checked_ = cpus;
+  applied_ = true;
+  env_.event = nullptr;
+  event_task_ = -1;
+}
+
+void KernelSrcMirror::finish() {
+  if (checker_.empty()) return;
+  if (applied_) {
+    for (int cpu = 0; cpu < k_.ncpus(); ++cpu) observe(cpu);
+    load_tasks();
+    for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
+    env_.line = last_.line;
+    env_.now = last_.time_ns;
+    env_.event = &last_;
+    checker_.after_trace(last_, last_checked_);
+    env_.event = nullptr;
+  }
+  checker_.finish();
+}
+
+void KernelSrcMirror::taint(const std::set<int>& cpus) { env_.overflowed.insert(cpus.begin(), cpus.end()); }
+
+// ---- the hooks: each loads its CPU as the real code holds it at that call --------
+
+// The model fires `placed` at the end of enqueue_entity (or of a requeue's
+// re-placement), once the entity is back in the sums; the real place_entity returns
+// before that: kept until the placement is complete (placement_done).
+void KernelSrcMirror::on_placed(void* ctx, int cpu, int task, int flags, std::int64_t vlag, int had_rel,
+                                std::int64_t rel) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.placed_ = {true, cpu, task, flags, vlag, rel, had_rel != 0};
+}
+
+void KernelSrcMirror::on_placement_done(void* ctx) { static_cast<KernelSrcMirror*>(ctx)->flush_placed(); }
+
+// The flags are the kernel's ENQUEUE_* bits; no property reads them.
+void KernelSrcMirror::flush_placed() {
+  if (!placed_.pending) return;
+  placed_.pending = false;
+  load(placed_.cpu);
+  checker_.placed(rq(placed_.cpu).cfs, se(placed_.task), static_cast<unsigned>(placed_.flags),
+                  KernelArith::from_s64(placed_.vlag), placed_.had_rel,
+                  placed_.had_rel ? KernelArith::from_s64(placed_.rel) : KernelArith::value{});
+}
+
+void KernelSrcMirror::on_picked(void* ctx, int cpu, int task, int buddy) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.picked(m.rq(cpu), task < 0 ? nullptr : &m.se(task), buddy != 0);
+}
+
+// The hook's raw lag and V are recounted from the loaded queue (the real code's own
+// are gone with its stack); no property reads them.
+void KernelSrcMirror::on_lag_stored(void* ctx, int cpu, int task) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.lag_task_ = task;
+  m.load(cpu);
+  m.lag_task_ = -1;
+  const auto& se = m.se(task);
+  const KernelArith::value V = m.env_.facts(cpu).avg_vruntime();
+  m.checker_.lag_stored(m.rq(cpu).cfs, se, V - se.vruntime,
+                        properties::lag_detail::lag_limit(se, m.mirror_.config().tick_nsec), V);
+}
+
+void KernelSrcMirror::on_set_next(void* ctx, int cpu, int task) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.set_next(m.rq(cpu).cfs, m.se(task));
+}
+
+void KernelSrcMirror::on_buddy_set(void* ctx, int cpu, int task) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.buddy_set(m.rq(cpu).cfs, m.se(task));
+}
+
+// Loaded after update_curr returned: its resched_curr and clear_buddies have run,
+// which the model's `charged` precedes; no check reads need_resched or the buddy there.
+void KernelSrcMirror::on_charged(void* ctx, int cpu, int task, std::uint64_t delta, int renewed, int resched) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.charged(m.rq(cpu).cfs, m.se(task), delta, renewed != 0, resched != 0);
+}
+
+void KernelSrcMirror::on_block_completed(void* ctx, int cpu, int task) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.load_task(task);  // off every runqueue now, it may be no member of cpu's observation
+  m.checker_.block_completed(m.rq(cpu), m.mirror_.tasks().at(static_cast<std::size_t>(task)));
+}
+
+// Fired before the re-base, as the model's: the state still has the old v0.
+void KernelSrcMirror::on_v0_moved(void* ctx, int cpu, std::int64_t delta) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  const KernelArith::value from = m.times_[static_cast<std::size_t>(cpu)].base;
+  m.checker_.v0_moved(m.rq(cpu).cfs, from, from + KernelArith::from_s64(delta));
+}
+
+// The kernel's dequeue flags as the model's (the ones delayed_entry reads).
+void KernelSrcMirror::on_delay_entered(void* ctx, int cpu, int task, int flags) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  unsigned model_flags = 0;
+  if ((flags & c::DEQUEUE_SLEEP) != 0) model_flags |= model::DEQUEUE_SLEEP;
+  if ((flags & c::DEQUEUE_SPECIAL) != 0) model_flags |= model::DEQUEUE_SPECIAL;
+  if ((flags & c::DEQUEUE_DELAYED) != 0) model_flags |= model::DEQUEUE_DELAYED;
+  m.checker_.delay_entered(m.rq(cpu).cfs, m.se(task), model_flags);
+}
+
+// As the model: a delayed dequeue's finish counts as by_pick (also when a migrate or
+// renice forces it), a requeue as by_wake.
+void KernelSrcMirror::on_delay_left(void* ctx, int cpu, int task, int by_wake) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.load_task(task);  // a finished delayed dequeue left the runqueue
+  m.checker_.delay_left(m.rq(cpu).cfs, m.se(task), by_wake != 0 ? model::delay_exit::by_wake : model::delay_exit::by_pick);
+}
+
+void KernelSrcMirror::on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.wakeup_pick_step(m.rq(cpu), m.se(curr), m.se(task), short_ != 0);
+}
+
+// Loaded before the check's resched_curr, as the model fires it.
+void KernelSrcMirror::on_wakeup_decided(void* ctx, int cpu, int task, int preempted) {
+  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.wakeup_decided(m.rq(cpu), m.se(task), preempted != 0);
+}
+
+}  // namespace eevdf::replay

@@ -1,0 +1,123 @@
+// The properties judged on the real code: kernel-src's runqueues, read through the
+// observation interface (kernel_src/observation.h) into a model::Machine used only as
+// a state container (model/mirror.h), with the property Checker on it. The harness's
+// wrapped calls (shim/types.h ksrc_mirror_hooks) become the Checker's observer hooks,
+// each after its CPU is loaded again; after every event the CPUs it touched are
+// loaded and the per-event checks run. A patched tree is thus judged by the
+// properties, not by its agreement with our model (kernel_matches_reference).
+//
+// Which properties run here: properties/kernel_src_judged.h. The statements are the
+// 6.12 forms (Forms<profile_6_12>), the one shape (KSRC_SHAPE_*) the harness has; a
+// tree of another shape chooses its forms by those bits (forms_for_shape).
+// Built only with kernel-src (EEVDF_HAVE_KERNEL_SRC).
+#pragma once
+
+#include <cstdint>      // times
+#include <set>          // tainted CPUs
+#include <string_view>  // forms
+#include <vector>       // specs, observations
+
+#include "kernel_src/machine.h"
+#include "kernel_src/observation.h"
+#include "model/arith_kernel.h"
+#include "model/mirror.h"
+#include "model/profiles.h"
+#include "properties/checker.h"
+#include "properties/registry.h"
+
+namespace eevdf::replay {
+
+// The selection of the properties judged on kernel-src within `user` (kernel_src_judged.h),
+// and of the others (for the reference in lockstep). A selection of no property reads
+// as the one name no check has.
+properties::Selection kernel_src_selection(const properties::Selection& user);
+properties::Selection reference_selection(const properties::Selection& user);
+
+// The statements a tree of observation shape `shape` is judged by ("6.12"; "" when
+// the mirror has no forms for it yet: the mirror then refuses to run (an internal
+// error today, the harness having one shape), never judging by the wrong forms).
+std::string_view forms_for_shape(unsigned shape);
+
+class KernelSrcMirror {
+ public:
+  using Profile = model::profile_6_12;
+  using Mirror = model::Machine<model::KernelArith, Profile>;
+
+  // Installs its hooks on `k` (removed again by the destructor); the properties of
+  // `selection` that kernel-src judges (kernel_src_selection) report to `sink`.
+  KernelSrcMirror(const model::Config& config, const std::vector<model::TaskSpec>& specs, kernel_src::Machine& k,
+                  properties::Sink& sink, const properties::Selection& selection);
+  ~KernelSrcMirror();
+  KernelSrcMirror(const KernelSrcMirror&) = delete;
+  KernelSrcMirror& operator=(const KernelSrcMirror&) = delete;
+
+  // Around kernel-src's application of `e`: before (the checks' before_event), then
+  // after (the touched CPUs loaded, the per-event checks). Not after an event kernel-src
+  // refused or crashed in.
+  void before(const trace::Event& e);
+  void after(const trace::Event& e);
+  // The end of the trace: every CPU loaded, the end-of-trace checks.
+  void finish();
+  // CPUs past an s64 overflow (reported by whoever judges no_overflow): a violation
+  // there is marked as its consequence.
+  void taint(const std::set<int>& cpus);
+
+  bool empty() const { return checker_.empty(); }
+  const properties::Checker<model::KernelArith, Profile>& checker() const { return checker_; }
+  const Mirror& machine() const { return mirror_; }
+
+ private:
+  void load_tasks();
+  void load_task(int p);       // from the driver's task_struct
+  void observe(int cpu);       // into obs_
+  void load_leavers(int cpu);  // the tasks cpu held when last loaded, and the event's
+  void load_rq(int cpu);       // from obs_, with the tasks it holds
+  void load(int cpu);          // observed now, then what can have changed on it
+  void add_touched(const trace::Event& e);
+  void flush_placed();
+  const model::sched_entity<model::KernelArith>& se(int task) const {
+    return mirror_.tasks().at(static_cast<std::size_t>(task)).se;
+  }
+  const model::rq<model::KernelArith>& rq(int cpu) const { return mirror_.rqs().at(static_cast<std::size_t>(cpu)); }
+
+  // The C hooks (ctx: this).
+  static void on_placed(void* ctx, int cpu, int task, int flags, std::int64_t vlag, int had_rel, std::int64_t rel);
+  static void on_placement_done(void* ctx);
+  static void on_picked(void* ctx, int cpu, int task, int buddy);
+  static void on_lag_stored(void* ctx, int cpu, int task);
+  static void on_set_next(void* ctx, int cpu, int task);
+  static void on_buddy_set(void* ctx, int cpu, int task);
+  static void on_charged(void* ctx, int cpu, int task, std::uint64_t delta, int renewed, int resched);
+  static void on_block_completed(void* ctx, int cpu, int task);
+  static void on_v0_moved(void* ctx, int cpu, std::int64_t delta);
+  static void on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_);
+  static void on_wakeup_decided(void* ctx, int cpu, int task, int preempted);
+  static void on_delay_entered(void* ctx, int cpu, int task, int flags);
+  static void on_delay_left(void* ctx, int cpu, int task, int by_wake);
+
+  kernel_src::Machine& k_;
+  Mirror mirror_;
+  properties::Env<model::KernelArith, Profile> env_;
+  properties::Checker<model::KernelArith, Profile> checker_;
+  kernel_src::c::ksrc_mirror_hooks hooks_{};
+  std::vector<kernel_src::Observation> obs_;  // per CPU, the last observation
+  // Per CPU: v0 as last observed and the exact value it stands for (continuous across
+  // its moves and its wrap past 2^64, as the model's); off-queue tasks' times are read
+  // against their CPU's.
+  std::vector<model::VirtualTimes> times_;
+  std::vector<std::vector<int>> members_;  // per CPU: the tasks it held when last loaded
+  model::MirrorRq rq_scratch_;             // load_rq's
+  int event_task_ = -1;  // the current event's task index (-1: none, or between events)
+  int lag_task_ = -1;              // inside lag_stored for this task: its vlag is a lag, not a stash
+  struct Placed {
+    bool pending = false;
+    int cpu = 0, task = 0, flags = 0;
+    std::int64_t vlag = 0, rel = 0;
+    bool had_rel = false;
+  } placed_;
+  trace::Event last_;
+  std::vector<int> last_checked_;
+  bool applied_ = false;
+};
+
+}  // namespace eevdf::replay
