@@ -125,11 +125,19 @@ static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsi
 
 /* The wrappers for the property mirror alone, each where the tree has the function in
  * the form the mirror reads (6.12's; a tree without it gives the mirror no such call). */
-#if KSRC_HAS_update_entity_lag && KSRC_NARGS_update_entity_lag == 2
+#if KSRC_HAS_update_entity_lag && KSRC_NARGS_update_entity_lag == 2 && KSRC_VOID_update_entity_lag
 static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se) {
   ksrc_real_update_entity_lag(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
+}
+#elif KSRC_HAS_update_entity_lag && KSRC_NARGS_update_entity_lag == 2
+/* 7.1: it also says whether the caller must move vruntime. */
+static bool update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const bool move = ksrc_real_update_entity_lag(cfs_rq, se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
+  return move;
 }
 #endif
 

@@ -119,7 +119,12 @@ std::set<std::string> members(const std::string& code) {
 
 // Our configuration: a 64-bit kernel without SMP, group scheduling, bandwidth,
 // schedstats or debug; every other name is 0.
-long config_value(const std::string& name) {
+// Facts the harness's own conditions read (KSRC_HAS_<fn>, ...), by name.
+using Facts = std::map<std::string, long>;
+
+long config_value(const std::string& name, const Facts* facts = nullptr) {
+  if (facts != nullptr)
+    if (const auto f = facts->find(name); f != facts->end()) return f->second;
   if (name == "CONFIG_64BIT") return 1;
   if (name == "BITS_PER_LONG") return 64;
   return 0;
@@ -127,6 +132,7 @@ long config_value(const std::string& name) {
 
 struct ExprParser {
   std::string s;
+  const Facts* facts = nullptr;
   std::size_t i = 0;
 
   void space() {
@@ -169,9 +175,9 @@ struct ExprParser {
       const bool paren = eat("(");
       const std::string name = ident();
       if (paren) eat(")");
-      return config_value(name) != 0;
+      return config_value(name, facts) != 0;
     }
-    return config_value(w);
+    return config_value(w, facts);
   }
   long comparison() {
     long v = primary();
@@ -201,6 +207,7 @@ struct ExprParser {
 // configuration; `directive` is the line after the `#`.
 class Conditions {
  public:
+  explicit Conditions(const Facts* facts = nullptr) : facts_(facts) {}
   bool active() const { return stack_.empty() || stack_.back().active; }
   void directive(const std::string& line) {
     std::istringstream words(line);
@@ -211,17 +218,17 @@ class Conditions {
     if (d == "if" || d == "ifdef" || d == "ifndef") {
       bool holds = false;
       if (d == "if") {
-        holds = ExprParser{rest}.expr() != 0;
+        holds = ExprParser{rest, facts_}.expr() != 0;
       } else {
         std::istringstream r(rest);
         std::string name;
         r >> name;
-        holds = (config_value(name) != 0) == (d == "ifdef");
+        holds = (config_value(name, facts_) != 0) == (d == "ifdef");
       }
       stack_.push_back({active(), holds, active() && holds});
     } else if (d == "elif" && !stack_.empty()) {
       Cond& c = stack_.back();
-      const bool holds = !c.taken && ExprParser{rest}.expr() != 0;
+      const bool holds = !c.taken && ExprParser{rest, facts_}.expr() != 0;
       c.active = c.parent && holds;
       c.taken = c.taken || holds;
     } else if (d == "else" && !stack_.empty()) {
@@ -237,6 +244,7 @@ class Conditions {
   struct Cond {
     bool parent, taken, active;
   };
+  const Facts* facts_;
   std::vector<Cond> stack_;
 };
 
@@ -303,11 +311,11 @@ struct Scanned {
   std::vector<Item> items;
 };
 
-Scanned scan(const Source& src, std::size_t file_index) {
+Scanned scan(const Source& src, std::size_t file_index, const Facts* facts = nullptr) {
   Scanned out;
   out.code = code_only(src.text);
   const std::string& code = out.code;
-  Conditions conditions;
+  Conditions conditions(facts);
   auto active = [&] { return conditions.active(); };
   int depth = 0;
   std::vector<std::pair<std::size_t, std::size_t>> candidates;  // top-level `NAME(...)` at line start
@@ -527,9 +535,6 @@ Result extract(const Request& request) {
     for (const Item& it : scan(request.boundary[k], k).items)
       if (it.kind != Kind::statement) boundary.insert(it.name);
   const Scanned harness = scan(request.harness, 0);
-  std::set<std::string> harness_defines;
-  for (const Item& it : harness.items)
-    if (it.kind == Kind::function) harness_defines.insert(it.name);
 
   // Every active item of the tree, by the names it defines.
   std::vector<Scanned> files;
@@ -564,7 +569,7 @@ Result extract(const Request& request) {
 
   // The closure from the harness's uses; the shim's names stop it.
   std::set<const Item*> chosen;
-  std::set<std::string> seen, wrapped;
+  std::set<std::string> seen;
   std::vector<std::string> work;
   for (const std::string& r : references(harness.code)) work.push_back(r);
   while (!work.empty()) {
@@ -583,50 +588,73 @@ Result extract(const Request& request) {
                       " times under kernel-src's configuration (64-bit, no SMP, no group scheduling): "
                       "the extractor cannot choose"};
     }
-    if (harness_defines.count(name) != 0 && defs.front()->kind == Kind::function) wrapped.insert(name);
     for (const Item* d : defs) {
       if (!chosen.insert(d).second) continue;
       for (const std::string& u : d->uses) work.push_back(u);
     }
   }
 
-  // The C file: the macros, then a prototype of every function, then the items.
-  Result result;
-  std::ostringstream macros_out, protos, items;
-  std::set<std::string> accessed;
-  for (std::size_t k = 0; k < files.size(); ++k) {
-    const Source& s = request.kernel[k];
-    for (const Item& it : files[k].items) {
-      if (chosen.count(&it) == 0) continue;
-      std::string text = s.text.substr(it.begin, it.end - it.begin);
-      for (const std::string& m : members(files[k].code.substr(it.begin, it.end - it.begin))) accessed.insert(m);
-      const std::string line = "#line " + std::to_string(line_number(s.text, it.begin)) + " \"" + s.path + "\"\n";
-      if (it.kind == Kind::macro || it.kind == Kind::type) {
-        macros_out << line << text << "\n";
-        continue;
-      }
-      if (it.kind == Kind::function) {
-        std::string proto = s.text.substr(it.begin, it.body - it.begin);
-        proto.erase(proto.find_last_not_of(" \t\n") + 1);
-        const std::size_t at = it.name_pos - it.begin;
-        if (wrapped.count(it.name) != 0) {
-          protos << line << proto << ";\n";  // the harness's wrapper, under the kernel's name
-          const std::string real = "ksrc_real_" + it.name;
-          proto.replace(at, it.name.size(), real);
-          text.replace(at, it.name.size(), real);
+  // The C file: the macros, then a prototype of every function, then the items; the
+  // functions in `wrapped` renamed ksrc_real_<name> behind the harness's wrapper.
+  const auto emit = [&](const std::set<std::string>& wrapped) {
+    Result r;
+    std::ostringstream macros_out, protos, items;
+    std::set<std::string> accessed;
+    for (std::size_t k = 0; k < files.size(); ++k) {
+      const Source& s = request.kernel[k];
+      for (const Item& it : files[k].items) {
+        if (chosen.count(&it) == 0) continue;
+        std::string text = s.text.substr(it.begin, it.end - it.begin);
+        for (const std::string& m : members(files[k].code.substr(it.begin, it.end - it.begin))) accessed.insert(m);
+        const std::string line = "#line " + std::to_string(line_number(s.text, it.begin)) + " \"" + s.path + "\"\n";
+        if (it.kind == Kind::macro || it.kind == Kind::type) {
+          macros_out << line << text << "\n";
+          continue;
         }
-        protos << line << proto << ";\n";
-        result.functions.push_back(it.name);
-        result.config_h += define_line("KSRC_HAS_" + it.name, 1) + define_line("KSRC_NARGS_" + it.name, it.nargs);
+        if (it.kind == Kind::function) {
+          std::string proto = s.text.substr(it.begin, it.body - it.begin);
+          proto.erase(proto.find_last_not_of(" \t\n") + 1);
+          const std::size_t at = it.name_pos - it.begin;
+          const std::set<std::string> head = references(files[k].code.substr(it.begin, at));
+          if (wrapped.count(it.name) != 0) {
+            // The harness's wrapper, under the kernel's name: static, as the harness defines it.
+            protos << line << (head.count("static") != 0 || proto.find("static") != std::string::npos ? "" : "static ")
+                   << proto << ";\n";
+            const std::string real = "ksrc_real_" + it.name;
+            proto.replace(at, it.name.size(), real);
+            text.replace(at, it.name.size(), real);
+          }
+          protos << line << proto << ";\n";
+          r.functions.push_back(it.name);
+          r.config_h += define_line("KSRC_HAS_" + it.name, 1) + define_line("KSRC_NARGS_" + it.name, it.nargs);
+          // void: the return type's words are `void` and qualifiers, without a pointer.
+          const std::string ret = files[k].code.substr(it.begin, at);
+          if (ret.find("void") != std::string::npos && ret.find('*') == std::string::npos)
+            r.config_h += define_line("KSRC_VOID_" + it.name, 1);
+        }
+        items << line << text << "\n\n";
       }
-      items << line << text << "\n\n";
     }
+    for (const std::string& m : accessed) r.config_h += define_line("KSRC_FIELD_" + m, 1);
+    r.c_text = "/* Generated by kernel-src's extractor. Kernel text: never commit. */\n" + macros_out.str() + "\n" +
+               protos.str() + "\n" + items.str();
+    std::sort(r.functions.begin(), r.functions.end());
+    r.wrapped.assign(wrapped.begin(), wrapped.end());
+    return r;
+  };
+
+  // A function the harness defines wraps the tree's when its definition is active for
+  // this tree: the harness chooses its forms by the tree's facts (KSRC_HAS_, NARGS_,
+  // VOID_, FIELD_), which the closure alone determines.
+  Facts facts;
+  {
+    std::istringstream lines(emit({}).config_h);
+    for (std::string define, name; lines >> define >> name;) lines >> facts[name];
   }
-  for (const std::string& m : accessed) result.config_h += define_line("KSRC_FIELD_" + m, 1);
-  result.c_text = "/* Generated by kernel-src's extractor. Kernel text: never commit. */\n" + macros_out.str() +
-                  "\n" + protos.str() + "\n" + items.str();
-  std::sort(result.functions.begin(), result.functions.end());
-  result.wrapped.assign(wrapped.begin(), wrapped.end());
+  std::set<std::string> wrapped;
+  for (const Item& it : scan(request.harness, 0, &facts).items)
+    if (it.kind == Kind::function && it.active && facts.count("KSRC_HAS_" + it.name) != 0) wrapped.insert(it.name);
+  Result result = emit(wrapped);
   // sched_feat(): the trace's bit for the features we model, the tree's default for the rest.
   const std::set<std::string> modelled = modelled_features(request.boundary);
   for (const Source& h : request.headers)
