@@ -122,3 +122,15 @@ TEST_CASE("preprocessor conditions are evaluated for a 64-bit kernel with nothin
   CHECK(condition_holds("!IS_ENABLED(CONFIG_FAIR_GROUP_SCHED) || defined(CONFIG_SMP)"));
   CHECK_FALSE(condition_holds("0"));
 }
+
+TEST_CASE("a wrapper the harness defines for another shape of the function does not wrap it", "[ksrc_extract]") {
+  const char* harness =
+      "#if KSRC_NARGS_leaf == 2\n"
+      "static int leaf(int x, int y) { return ksrc_real_leaf(x, y); }\n"
+      "#endif\n"
+      "int ksrc_entry(struct s *p) { return entry(p); }\n";
+  const Result r = extract(request(kTree, harness, "static inline int stub(int y) { return 0; }\n"));
+  CHECK(r.wrapped.empty());
+  CHECK(has(r.c_text, "static int\nleaf(int x)\n{"));  // the tree's, under its own name
+  CHECK(has(r.config_h, "#define KSRC_NARGS_leaf 1\n"));
+}
