@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "generator/generator.h"
+#include "properties/kernel_src_judged.h"
 #include "properties/kernel_warn.h"
 #include "properties/registry.h"
 #include "runner/trace_run.h"
@@ -27,8 +28,10 @@ shrinkers::Target shrink_target(const FirstViolation& v) {
 Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_max) {
   trace::Trace failing = generator::generate_trace(v.seed, o.generator);
   shrinkers::Target target = shrink_target(v);
-  // On kernel-src a kernel_warn may be the real code's: the lockstep judges it.
-  target.kernel_src = o.kernel_src && target.property == properties::kKernelWarn;
+  // On kernel-src a kernel_warn may be the real code's, and the properties of
+  // kernel_src_judged.h judge the real code: the kernel-src replay judges them.
+  target.kernel_src = o.kernel_src && (target.property == properties::kKernelWarn ||
+                                       properties::judged_on_kernel_src(target.property));
   // The saved trace names the arithmetic its failure needs, so that replay judges it.
   if (target.arith == trace::Arith::ideal) failing.header.arith = trace::Arith::ideal;
   shrinkers::Budget budget;
@@ -39,7 +42,8 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
 }
 
 std::string replay_flag(std::string_view property, bool kernel_src) {
-  if (kernel_src && property == properties::kKernelWarn) return "--model=kernel-src ";
+  if (kernel_src && (property == properties::kKernelWarn || properties::judged_on_kernel_src(property)))
+    return "--model=kernel-src ";
   const std::string_view how = properties::system_check(property);
   return how.starts_with("--") ? std::string(how) + " " : "";
 }

@@ -7,6 +7,7 @@
 #include "base/assert.h"
 #include "base/kernel_warn.h"
 #include "properties/findings.h"
+#include "properties/kernel_src_judged.h"
 #include "properties/kernel_warn.h"
 #include "replay/fast_diff.h"
 #include "replay/ideal_diff.h"
@@ -75,18 +76,30 @@ Verdict kernel_src_verdict(const trace::Trace& t, const Target& target, ReplayMo
   const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
   if (replay::KernelSrcLockstep::why_not_runnable(t.header, config)) return {};
   // kernel_warn: the real code's warnings and crash, and the reference's own kernel_warn
-  // (reported whatever the selection), with the target's condition.
+  // (reported whatever the selection), with the target's condition. A property judged
+  // on the real code (properties/kernel_src_judged.h): its violations on the mirror.
   const bool kernel_warn = target.property == properties::kKernelWarn;
+  const bool on_mirror = !kernel_warn && properties::judged_on_kernel_src(target.property);
   struct WarnSink final : properties::Sink {
+    std::string_view property;
     std::vector<properties::Violation> warns;
     void violation(const properties::Violation& v) override {
-      if (v.property == properties::kKernelWarn) warns.push_back(v);
+      if (v.property == property) warns.push_back(v);
     }
     void measure(std::string_view, const std::string&, const std::string&) override {}
   } sink;
-  replay::KernelSrcLockstep lock(config, replay::make_task_specs(t.header), kernel_warn ? &sink : nullptr,
-                                 properties::Selection{{"kernel_matches_reference"}, {}});
+  sink.property = target.property;
+  replay::KernelSrcLockstep lock(config, replay::make_task_specs(t.header),
+                                 kernel_warn || on_mirror ? &sink : nullptr,
+                                 on_mirror ? properties::Selection{{target.property}, {}}
+                                           : properties::Selection{{"kernel_matches_reference"}, {}});
   const auto judge_now = [&] {
+    if (on_mirror) {
+      for (const properties::Violation& v : sink.warns)
+        if (!found.failed && !v.consequence) found = {true, std::string(v.finding), ""};
+      sink.warns.clear();
+      return;
+    }
     if (kernel_warn) {
       for (const properties::Violation& v : lock.take_kernel_warns()) sink.warns.push_back(v);
       for (const properties::Violation& v : sink.warns)
@@ -135,7 +148,9 @@ bool is_differential(std::string_view property) {
 
 bool is_differential(const Target& target) {
   if (target.implementations != nullptr) return true;
-  return target.kernel_src ? target.property == properties::kKernelWarn : is_differential(target.property);
+  return target.kernel_src
+             ? target.property == properties::kKernelWarn || properties::judged_on_kernel_src(target.property)
+             : is_differential(target.property);
 }
 
 Judge differential_judge(const Target& target) {
