@@ -29,7 +29,9 @@ KernelTreeChoice select_kernel_tree(const std::string& dir) {
   }
   return out;
 }
+std::string selected_kernel_tree() { return kernel_src::selected_dir(); }
 #else
+std::string selected_kernel_tree() { return {}; }
 KernelTreeChoice select_kernel_tree(const std::string& dir) {
   KernelTreeChoice out;
   out.error = dir + ": this build has no kernel-src model (linux-source-6.12 was not installed): run `bash ci/setup`, "

@@ -17,6 +17,9 @@ struct KernelTreeChoice {
 // machine made afterwards.
 KernelTreeChoice select_kernel_tree(const std::string& dir);
 
+// The directory of the selected tree ("": the built-in default, or none selected).
+std::string selected_kernel_tree();
+
 // The reference's profile whose rules a release follows ("6.18.2", "linux-source-6.12
 // 6.12.117-1"): "6.12" for 6.12, else the newest, "6.18".
 std::string profile_for_release(const std::string& release);

@@ -10,6 +10,7 @@
 #include "properties/kernel_src_judged.h"
 #include "properties/kernel_warn.h"
 #include "properties/registry.h"
+#include "replay/kernel_tree.h"
 #include "runner/trace_run.h"
 #include "trace/writer.h"
 
@@ -42,6 +43,9 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
 }
 
 std::string replay_flag(std::string_view property, bool kernel_src) {
+  // A tree's failure replays on that tree, whatever the property.
+  if (const std::string tree = replay::selected_kernel_tree(); kernel_src && !tree.empty())
+    return "--kernel-tree " + tree + " ";
   if (kernel_src && (property == properties::kKernelWarn || properties::judged_on_kernel_src(property)))
     return "--model=kernel-src ";
   const std::string_view how = properties::system_check(property);
