@@ -140,8 +140,8 @@ replay::IdealDiffStats replay_lockstep(const trace::Header& h, const std::vector
 std::uint64_t replay_kernel_src(const trace::Header& h, const std::vector<trace::Event>& events, std::uint64_t n) {
   kernel_src::Machine m(replay::make_config(h, {}, "bench"), replay::make_task_specs(h));
   for (std::uint64_t i = 0; i < n; ++i) {
-    const std::string why = replay::apply_event(m, events[i]);
-    EEVDF_ASSERT(why.empty(), "a benchmark trace must be valid on kernel-src: event " + std::to_string(i) + ": " + why);
+    if (const std::string why = replay::apply_event(m, events[i]); !why.empty())
+      throw InvalidOnKernelSrc("line " + std::to_string(events[i].line) + ": kernel-src refuses the event: " + why);
   }
   return n;
 }
@@ -157,7 +157,8 @@ std::uint64_t replay_kernel_src_checked(const trace::Header& h, const std::vecto
   replay::KernelSrcMirror mirror(config, specs, m, sink, {{}, skip});
   for (std::uint64_t i = 0; i < n; ++i) {
     mirror.before(events[i]);
-    EEVDF_ASSERT(replay::apply_event(m, events[i]).empty(), "a benchmark trace must be valid on kernel-src");
+    if (const std::string why = replay::apply_event(m, events[i]); !why.empty())
+      throw InvalidOnKernelSrc("line " + std::to_string(events[i].line) + ": kernel-src refuses the event: " + why);
     mirror.after(events[i]);
   }
   mirror.finish();

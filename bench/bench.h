@@ -3,6 +3,8 @@
 // measured here, never by timed tests.
 #pragma once
 
+#include <stdexcept>  // InvalidOnKernelSrc
+
 #include <cstdint>  // counts
 #include <string>   // names
 #include <vector>   // results
@@ -37,6 +39,12 @@ struct Options {
 };
 
 // Parses `text` once, then measures every model on the pre-parsed events.
+// A trace kernel-src refuses at an event: with `--kernel-tree` the tree decides what is
+// legal, and a trace drawn for the reference need not be legal there (bad input).
+struct InvalidOnKernelSrc : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 TraceResult run_trace(const std::string& name, const std::string& text, const Options& options);
 
 }  // namespace eevdf::bench

@@ -236,7 +236,14 @@ int run(const BenchFlags& f) {
       return 2;
     }
     const std::string name = std::filesystem::path(path).filename().string();
-    results.push_back(bench::run_trace(name.substr(0, name.find(".trace")), text, {f.repetitions, 10000, f.models, f.skip}));
+    try {
+      results.push_back(
+          bench::run_trace(name.substr(0, name.find(".trace")), text, {f.repetitions, 10000, f.models, f.skip}));
+    } catch (const bench::InvalidOnKernelSrc& e) {
+      std::cerr << fmt::format("{}:{} (a trace for this tree: eevdf-check gen --kernel-tree DIR --profile 6.12)\n",
+                               path, e.what());
+      return 2;
+    }
   }
   if (!f.json) {
     print_table(results);
@@ -293,6 +300,8 @@ Run add_bench(CLI::App& app) {
       ->check(CLI::Range(0.0, 1e6));
   return [f] {
     if (const int rc = select_kernel_tree(f->kernel_tree); rc != 0) return rc;
+    // A tree's traces need not be legal on the references: only its kernel-src runs.
+    if (!f->kernel_tree.empty() && f->models.empty()) f->models = {"kernel-src", "kernel-src+checks"};
     return run(*f);
   };
 }
