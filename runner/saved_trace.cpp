@@ -9,6 +9,7 @@
 #include "generator/generator.h"
 #include "properties/kernel_warn.h"
 #include "properties/registry.h"
+#include "replay/kernel_tree.h"
 #include "runner/trace_run.h"
 #include "trace/writer.h"
 
@@ -28,7 +29,8 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
   trace::Trace failing = generator::generate_trace(v.seed, o.generator);
   shrinkers::Target target = shrink_target(v);
   // On kernel-src a kernel_warn may be the real code's: the lockstep judges it.
-  target.kernel_src = o.kernel_src && target.property == properties::kKernelWarn;
+  // On a tree judged alone every property is its mirror's.
+  target.kernel_src = o.kernel_src && (target.property == properties::kKernelWarn || o.kernel_tree_alone);
   // The saved trace names the arithmetic its failure needs, so that replay judges it.
   if (target.arith == trace::Arith::ideal) failing.header.arith = trace::Arith::ideal;
   shrinkers::Budget budget;
@@ -39,6 +41,7 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
 }
 
 std::string replay_flag(std::string_view property, bool kernel_src) {
+  if (const auto tree = replay::tree_judged_alone(); kernel_src && tree) return "--kernel-tree " + tree->dir + " ";
   if (kernel_src && property == properties::kKernelWarn) return "--model=kernel-src ";
   const std::string_view how = properties::system_check(property);
   return how.starts_with("--") ? std::string(how) + " " : "";
