@@ -98,9 +98,12 @@ std::string to_options(const RunFlags& f, runner::Options& o) {
   if (f.model == "kernel-src") {
     o.kernel_src = true;
     o.generator = runner::kernel_src_generator_options(o.generator);
-    if (!f.kernel_tree.empty()) {  // traces valid on the tree, under the profile of its release
+    if (const auto tree = replay::tree_judged_alone()) {  // traces valid on the tree, under its forms
+      if (tree->forms.empty()) return tree->no_forms;
       o.generator.oracle = runner::kernel_src_oracle();
-      o.generator.profile = replay::profile_for_release(replay::kernel_src_version());
+      o.generator.profile = tree->forms;
+      o.kernel_tree_alone = true;
+      o.tree = tree->traits;
     }
   }
   return runner::validate(o);
@@ -152,12 +155,18 @@ void print_settings(const RunFlags& f, const runner::Options& o) {
       "settings: topology {}, {} {}, budget {}, jobs {}, shard {}/{}, features {}, {} tasks {}..{} "
       "on up to {} busy CPUs, {}..{} events, steady 1 trace in {}, kernel arithmetic\n",
       f.topology,
-      o.kernel_src ? fmt::format("profile 6.12 against kernel-src {}", replay::kernel_src_version()) : "profile 6.18",
+      o.kernel_tree_alone ? fmt::format("profile {} on kernel-src {}", o.generator.profile, replay::kernel_src_version())
+      : o.kernel_src      ? fmt::format("profile 6.12 against kernel-src {}", replay::kernel_src_version())
+                          : "profile 6.18",
       inject.empty() ? "(faithful)" : "with injections " + inject, budget_text(o), o.jobs,
       o.shard_index, o.shard_count, features, f.unphysical ? "UNPHYSICAL (long tick-less gaps)," : "physical,",
       o.generator.tasks_min, o.generator.tasks_max, o.generator.busy_cpus_max, o.generator.events_min,
       o.generator.events_max, o.generator.steady.denominator);
-  if (o.kernel_src)
+  if (o.kernel_tree_alone)
+    std::cout << "model: the tree is judged by the properties alone, on its runqueues read through the observation "
+                 "interface and its calls through the harness's wrappers (no reference in lockstep; what its mirror "
+                 "does not see is listed as not judged)\n";
+  else if (o.kernel_src)
     std::cout << "model: the properties judged on kernel-src judge the real code (its runqueues read through the "
                  "observation interface, its calls through the harness's wrappers); the others run on the 6.12 "
                  "reference in lockstep, valid while kernel_matches_reference holds\n";
@@ -206,13 +215,14 @@ void print_not_judged(const runner::Options& o) {
   for (const runner::Unjudged& u : runner::not_judged(o)) std::cout << fmt::format("  {:<26} {}\n", u.property, u.how);
 }
 
-void print_table(const runner::Result& r, bool kernel_src) {
+void print_table(const runner::Result& r, bool kernel_src, bool tree_alone) {
   const runner::Tally& t = r.tally;
   // A kernel-src run names where each property judges: the real code (its mirror) or
   // the 6.12 reference in lockstep (properties/kernel_src_judged.h).
   const auto judged_on = [&](const std::string& p) -> std::string_view {
     if (!kernel_src) return "";
     if (p == "kernel_matches_reference") return "  both";
+    if (tree_alone) return "  kernel-src";
     return properties::judged_on_kernel_src(p) ? "  kernel-src" : "  6.12 reference";
   };
   std::cout << fmt::format("\n{:<26} {:>12} {:>11} {:>8}{}\n", "property", "evaluated*", "violations", "traces",
@@ -403,7 +413,7 @@ int run(RunFlags f) {
     return 3;
   }
   if (!f.json) {
-    print_table(r, o.kernel_src);
+    print_table(r, o.kernel_src, o.kernel_tree_alone);
     print_not_judged(o);
   }
   const std::vector<Saved> saved = save_failures(f, o, r);

@@ -152,8 +152,29 @@ static void set_next_buddy(struct sched_entity *se) {
 #if KSRC_HAS_update_zero_vruntime && KSRC_NARGS_update_zero_vruntime == 2
 static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta);
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 0);
   ksrc_real_update_zero_vruntime(cfs_rq, delta);
+}
+#endif
+
+/* 6.19: v0 := avg_vruntime() (pure there), the sums re-based by the difference. */
+#if KSRC_HAS_update_zero_vruntime && KSRC_NARGS_update_zero_vruntime == 1 && KSRC_VOID_update_zero_vruntime
+static void update_zero_vruntime(struct cfs_rq *cfs_rq) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  const s64 delta = (s64)(avg_vruntime(cfs_rq) - cfs_rq->zero_vruntime);
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 0);
+  ksrc_real_update_zero_vruntime(cfs_rq);
+}
+#endif
+
+/* 6.18.2: min_vruntime moves forward (update_min_vruntime); reported once it moved. */
+#if KSRC_HAS_update_min_vruntime && KSRC_NARGS_update_min_vruntime == 1 && KSRC_VOID_update_min_vruntime
+static void update_min_vruntime(struct cfs_rq *cfs_rq) {
+  const u64 before = cfs_rq->min_vruntime;
+  ksrc_real_update_min_vruntime(cfs_rq);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  const s64 delta = (s64)(cfs_rq->min_vruntime - before);
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 1);
 }
 #endif
 
@@ -232,6 +253,17 @@ static bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr) 
 }
 #endif
 
+/* A vprot tree's set_protect_slice(): the minimum slice it reads, for the mirror's
+ * protection_set (min_slice_exact). */
+#if KSRC_HAS_set_protect_slice && KSRC_NARGS_set_protect_slice == 2 && KSRC_HAS_cfs_rq_min_slice
+static void set_protect_slice(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const u64 min_slice = cfs_rq_min_slice(cfs_rq);
+  ksrc_real_set_protect_slice(cfs_rq, se);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->protection_set) m->protection_set(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), min_slice);
+}
+#endif
+
 /* The tree's name of cfs_rq->nr_queued (nr_running before 6.13). */
 #if KSRC_FIELD_nr_queued
 #define KSRC_CFS_NR_QUEUED nr_queued
@@ -243,11 +275,17 @@ static bool did_preempt_short(struct cfs_rq *cfs_rq, struct sched_entity *curr) 
 static void update_curr(struct cfs_rq *cfs_rq) {
   struct sched_entity *curr = cfs_rq->curr;
   const u64 before = curr ? curr->sum_exec_runtime : 0;
+  const unsigned long resched_calls = rq_of(cfs_rq)->resched_calls;
+  (void)resched_calls;
   ksrc_renewed = ksrc_preempt_short = 0;
   ksrc_real_update_curr(cfs_rq);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (m && m->charged && curr && curr->sum_exec_runtime != before) {
+#if KSRC_HAS_did_preempt_short
     const int resched = cfs_rq->KSRC_CFS_NR_QUEUED != 1 && (ksrc_renewed || ksrc_preempt_short);
+#else /* the decision is the resched_curr() the call made */
+    const int resched = rq_of(cfs_rq)->resched_calls != resched_calls;
+#endif
     m->charged(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(curr), curr->sum_exec_runtime - before, ksrc_renewed,
                resched);
   }

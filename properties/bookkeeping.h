@@ -29,14 +29,16 @@ class SumsConsistent final : public Property<A, P> {
   // Not counted here: v0 moves on a touched runqueue, whose after_event_on counts.
   void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
     typename A::value expected = to;
-    if (!Forms<P>::v0_moves_to(cfs, from, to, expected))
+    const bool zero = this->env_.v0_by_zero_vruntime;
+    using Zero = Forms<model::profile_6_12>;
+    if (zero ? !Zero::v0_moves_to(cfs, from, to, expected) : !Forms<P>::v0_moves_to(cfs, from, to, expected))
       this->fail(
           cfs.rq_->cpu, 0,
           [&] {
             return fmt::format("v0 {} -> {}, expected {}", A::to_string(from), A::to_string(to),
                                A::to_string(expected));
           },
-          Forms<P>::v0_rule);
+          zero ? Zero::v0_rule : Forms<P>::v0_rule);
     moved_.push_back(cfs.rq_->cpu);
   }
 
@@ -69,7 +71,7 @@ class SumsConsistent final : public Property<A, P> {
     if (last != cfs.min_vruntime && !moved)
       this->fail(
           cpu, 0, [&] { return fmt::format("v0 {} -> {}", A::to_string(last), A::to_string(cfs.min_vruntime)); },
-          Forms<P>::v0_where);
+          this->env_.v0_by_zero_vruntime ? Forms<model::profile_6_12>::v0_where : Forms<P>::v0_where);
     last = cfs.min_vruntime;
   }
 

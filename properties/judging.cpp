@@ -50,6 +50,9 @@ std::string unjudged(std::string_view name, const Judging& j, Asker asker) {
   const std::string head = fmt::format("{}: not judged by this {}", name, command(asker));
   if (info->exact_in == Exact::system) {
     if (std::find(j.system.begin(), j.system.end(), name) != j.system.end()) return "";
+    if (name == "kernel_matches_reference" && j.kernel_src && !j.reference_lockstep)
+      return head + " (a tree of --kernel-tree is judged by the properties alone, never against the reference): "
+                    "drop --kernel-tree to compare the default tree with the reference";
     if (name == "deterministic")
       return head + " (it is judged by the test suite: runner/tests/determinism_test.cpp, ctest -R 'same seed')";
     return fmt::format("{} (a differential: it needs its second implementation): {}", head,
@@ -57,10 +60,14 @@ std::string unjudged(std::string_view name, const Judging& j, Asker asker) {
   }
   const bool in_kernel = j.kernel_arith && runs_in(*info, true);
   const bool in_ideal = j.ideal_arith && runs_in(*info, false);
-  if (in_kernel && j.kernel_src && !judged_on_kernel_src(name) && !j.reference_lockstep)
-    return fmt::format("{} (not judged on the real code: kernel-src does not show it {}): it is judged on the 6.12 "
+  if (in_kernel && j.kernel_src && !j.reference_lockstep && !judged_on_tree(name, j.tree)) {
+    std::string_view needs = kernel_src_gap(name);
+    for (const KernelSrcGap& g : tree_gaps(j.tree))
+      if (g.name == name) needs = g.needs;
+    return fmt::format("{} (not judged on this kernel tree: its mirror would need {}): it is judged on the 6.12 "
                        "reference in lockstep with the default tree only",
-                       head, kernel_src_gap(name));
+                       head, needs.empty() ? std::string_view("what kernel-src does not show") : needs);
+  }
   if (in_kernel || in_ideal) return "";
   if (!j.kernel_arith && !j.ideal_arith)
     return fmt::format("{} (this mode judges only {}): drop the differential flag", head,

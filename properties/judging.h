@@ -8,6 +8,8 @@
 #include <string_view>  // names
 #include <vector>       // judged system properties
 
+#include "properties/kernel_src_judged.h"  // TreeTraits
+
 namespace eevdf::properties {
 
 // What one replay, campaign or shrink judges.
@@ -22,9 +24,12 @@ struct Judging {
   // The real code (kernel-src) is the system under test: the per-event checks judge
   // its mirror where the harness shows them what they read (kernel_src_judged.h);
   // with `reference_lockstep` the others run on the 6.12 reference in lockstep with
-  // it (the default tree: valid while kernel_matches_reference holds).
+  // it (the default tree: valid while kernel_matches_reference holds). Without it (a
+  // tree of --kernel-tree) the tree is judged by its mirror alone: what `tree` leaves
+  // unjudged (tree_gaps) is not judged at all.
   bool kernel_src = false;
   bool reference_lockstep = false;
+  TreeTraits tree;
 };
 
 // Whose flags a hint names.

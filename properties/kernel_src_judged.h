@@ -7,6 +7,7 @@
 
 #include <array>        // the tables
 #include <string_view>  // names
+#include <vector>       // a tree's gaps
 
 namespace eevdf::properties {
 
@@ -51,8 +52,47 @@ struct KernelSrcGap {
 };
 inline constexpr std::array<KernelSrcGap, 2> kKernelSrcGaps{{
     {"no_overflow", "the s64 operations of the real code, which wrap without a trace"},
-    {"min_slice_exact", "set_protect_slice's minimum slice (protection_set; 6.18 only)"},
+    {"min_slice_exact", "set_protect_slice's minimum slice (protection_set: a vprot tree's set_protect_slice(cfs_rq, se))"},
 }};
+
+// What of a kernel tree decides which of kJudgedOnKernelSrc its mirror judges: the
+// shape bits of its observation (replay/kernel_src_mirror.h tree_traits), never its
+// version number.
+struct TreeTraits {
+  // The default tree: the properties kernel-src does not show run on the 6.12
+  // reference in lockstep. Any other tree is judged by its mirror alone.
+  bool reference_lockstep = true;
+  bool vprot = false;              // se->vprot: the 6.18 forms (else 6.12's)
+  bool wakeup_pick_step = true;    // the wakeup check's pick step is a call (6.12's do_preempt_short)
+  bool sum_shift = false;          // the sums keep full weights shifted by sum_shift (7.1)
+  bool max_slice = false;          // the tree keeps max_slice: lag is clamped by it (7.0)
+};
+
+// The per-event properties of kJudgedOnKernelSrc a tree with `t` leaves unjudged, and
+// why; with min_slice_exact judged on a vprot tree (its set_protect_slice is wrapped).
+inline std::vector<KernelSrcGap> tree_gaps(const TreeTraits& t) {
+  std::vector<KernelSrcGap> out;
+  if (!t.wakeup_pick_step)
+    out.push_back({"wakeup_preempt_rule",
+                   "the wakeup check's pick step as a call (do_preempt_short; this tree decides inside "
+                   "check_preempt_wakeup_fair / wakeup_preempt_fair)"});
+  if (t.sum_shift)
+    out.push_back({"sums_consistent", "the sums in the model's scaled-down weights (this tree keeps full weights "
+                                      "shifted by sum_shift)"});
+  if (t.max_slice)
+    out.push_back({"lag_clamped", "the lag clamp of the model's profiles (this tree clamps lag by max_slice)"});
+  return out;
+}
+
+constexpr bool judged_on_tree(std::string_view name, const TreeTraits& t) {
+  if (name == "min_slice_exact") return t.vprot;
+  if (name == "wakeup_preempt_rule") return t.wakeup_pick_step;
+  if (name == "sums_consistent") return !t.sum_shift;
+  if (name == "lag_clamped") return !t.max_slice;
+  for (const std::string_view p : kJudgedOnKernelSrc)
+    if (p == name) return true;
+  return false;
+}
 
 constexpr bool judged_on_kernel_src(std::string_view name) {
   for (const std::string_view p : kJudgedOnKernelSrc)

@@ -60,6 +60,9 @@ struct Env {
   const trace::Event* event = nullptr;  // the event being applied (nullptr between events)
   std::vector<int> touched;             // CPUs the current event may have changed
   std::set<int> overflowed;             // runqueues since their no_overflow, until they empty
+  // The implementation's v0 is zero_vruntime whatever P's is (a kernel-src tree 6.19+
+  // judged by the 6.18 forms): it moves by that rule (Forms<profile_6_12>::v0_moves_to).
+  bool v0_by_zero_vruntime = false;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

@@ -19,6 +19,8 @@ void require_applicable(const EngineSetup& setup, std::string_view profile);
 // kernel-src alone, or beside the reference for the differential (kernel_src/).
 std::unique_ptr<Engine> make_kernel_src_engine(const EngineSetup& setup);
 std::unique_ptr<Engine> make_diff_engine(const EngineSetup& setup);
+// kernel-src of a tree of --kernel-tree, judged by its mirror alone (engine_kernel_tree.cpp).
+std::unique_ptr<Engine> make_kernel_tree_engine(const EngineSetup& setup);
 // ideal_tracks_kernel: the kernel and the ideal arithmetic in lockstep (ideal_diff.h).
 std::unique_ptr<Engine> make_ideal_diff_engine(const EngineSetup& setup);
 

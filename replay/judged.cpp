@@ -9,6 +9,7 @@
 #include "properties/catalogue.h"
 #include "properties/registry.h"
 #include "properties/findings.h"
+#include "replay/kernel_tree.h"
 #include "trace/error.h"
 
 namespace eevdf::replay {
@@ -32,6 +33,13 @@ properties::Judging judging(const Options& o, const trace::Header& header, trace
   j.ideal_arith = arith != trace::Arith::kernel && o.model != Model::kernel_src;
   if (o.model == Model::kernel_src) j.system = {"kernel_matches_reference"};
   j.kernel_src = j.reference_lockstep = o.model == Model::kernel_src;
+  if (const auto tree = tree_judged_alone(); tree && o.model == Model::kernel_src) {  // its mirror alone
+    j.system.clear();
+    j.reference_lockstep = false;
+    j.tree = tree->traits;
+    if (!tree->forms.empty()) j.profile = tree->forms == model::profile_6_12::name ? model::profile_6_12::name
+                                                                                   : model::profile_6_18::name;
+  }
   return j;
 }
 

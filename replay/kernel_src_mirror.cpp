@@ -3,6 +3,10 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
+#include <type_traits>
+
 #include "base/assert.h"
 #include "model/flags.h"
 #include "properties/kernel_src_judged.h"
@@ -47,57 +51,98 @@ properties::Selection reference_selection(const properties::Selection& user) {
 
 std::string_view forms_for_shape(unsigned shape) {
   // Debian's 6.12: zero_vruntime (the back-port), protection stashed in vlag, the
-  // sums in scaled-down weights. Every other shape waits for its own forms.
-  const unsigned other = c::KSRC_SHAPE_VPROT | c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE |
-                         c::KSRC_SHAPE_SUM_SHIFT;
-  if ((shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0 && (shape & other) == 0) return model::profile_6_12::name;
-  return {};
+  // sums in scaled-down weights.
+  const unsigned vprot_only = c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE | c::KSRC_SHAPE_SUM_SHIFT;
+  if ((shape & c::KSRC_SHAPE_VPROT) == 0)
+    return (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0 && (shape & vprot_only) == 0 ? model::profile_6_12::name
+                                                                                  : std::string_view{};
+  // se->vprot (in vlag's storage or its own), either v0, either name of the sums: the
+  // 6.18 profile's state. The augmented min_slice is what set_protect_slice reads.
+  if ((shape & c::KSRC_SHAPE_MIN_SLICE) == 0) return {};
+  return model::profile_6_18::name;
 }
 
-KernelSrcMirror::KernelSrcMirror(const model::Config& config, const std::vector<model::TaskSpec>& specs,
-                                 kernel_src::Machine& k, properties::Sink& sink,
-                                 const properties::Selection& selection)
+properties::TreeTraits tree_traits(unsigned shape, bool reference_lockstep) {
+  properties::TreeTraits t;
+  t.reference_lockstep = reference_lockstep;
+  t.vprot = (shape & c::KSRC_SHAPE_VPROT) != 0;
+  t.wakeup_pick_step = !t.vprot;  // do_preempt_short exists only without vprot (6.12)
+  t.sum_shift = (shape & c::KSRC_SHAPE_SUM_SHIFT) != 0;
+  t.max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
+  return t;
+}
+
+namespace {
+
+// The mirror's selection: the user's within what kernel-src judges on a tree of `t`.
+properties::Selection mirror_selection(const properties::Selection& user, const properties::TreeTraits& t) {
+  properties::Selection s;
+  const auto add = [&](std::string_view p) {
+    if (properties::judged_on_tree(p, t) && (user.check.empty() || listed(user.check, p)) && !listed(user.skip, p))
+      s.check.emplace_back(p);
+  };
+  for (const std::string_view p : properties::kJudgedOnKernelSrc) add(p);
+  if (t.vprot) add("min_slice_exact");
+  if (s.check.empty()) s.check = {kNone};
+  return s;
+}
+
+}  // namespace
+
+template <class P>
+BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const std::vector<model::TaskSpec>& specs,
+                                              kernel_src::Machine& k, properties::Sink& sink,
+                                              const properties::Selection& selection,
+                                              const properties::TreeTraits& traits)
     : k_(k), mirror_(config, specs), env_(mirror_, sink), checker_(env_),
       obs_(static_cast<std::size_t>(k.ncpus())), times_(static_cast<std::size_t>(k.ncpus())),
       members_(static_cast<std::size_t>(k.ncpus())) {
-  properties::add_properties(checker_, env_, kernel_src_selection(selection));
+  properties::add_properties(checker_, env_, mirror_selection(selection, traits));
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) {
     observe(cpu);
     times_[static_cast<std::size_t>(cpu)] = model::VirtualTimes::initial(obs_[static_cast<std::size_t>(cpu)].rq.v0);
   }
   const unsigned shape = k_.ncpus() > 0 ? obs_[0].rq.shape : 0;
-  EEVDF_ASSERT(forms_for_shape(shape) == Profile::name,
-               "the kernel-src harness has an observation shape the property mirror has no forms for");
+  if (forms_for_shape(shape) != Profile::name)  // make_kernel_src_mirror chose by the shape
+    throw UnknownShape(fmt::format("kernel-src's observation shape {:#x} is not the {} forms' shape", shape,
+                                   Profile::name));
   load_tasks();
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
   if (checker_.empty()) return;
   hooks_.ctx = this;
-  hooks_.placed = &KernelSrcMirror::on_placed;
-  hooks_.placement_done = &KernelSrcMirror::on_placement_done;
-  hooks_.picked = &KernelSrcMirror::on_picked;
-  hooks_.lag_stored = &KernelSrcMirror::on_lag_stored;
-  hooks_.set_next = &KernelSrcMirror::on_set_next;
-  hooks_.buddy_set = &KernelSrcMirror::on_buddy_set;
-  hooks_.charged = &KernelSrcMirror::on_charged;
-  hooks_.block_completed = &KernelSrcMirror::on_block_completed;
-  hooks_.v0_moved = &KernelSrcMirror::on_v0_moved;
-  hooks_.wakeup_pick_step = &KernelSrcMirror::on_wakeup_pick_step;
-  hooks_.wakeup_decided = &KernelSrcMirror::on_wakeup_decided;
-  hooks_.delay_entered = &KernelSrcMirror::on_delay_entered;
-  hooks_.delay_left = &KernelSrcMirror::on_delay_left;
+  hooks_.placed = &BasicKernelSrcMirror::on_placed;
+  hooks_.placement_done = &BasicKernelSrcMirror::on_placement_done;
+  hooks_.picked = &BasicKernelSrcMirror::on_picked;
+  hooks_.lag_stored = &BasicKernelSrcMirror::on_lag_stored;
+  hooks_.set_next = &BasicKernelSrcMirror::on_set_next;
+  hooks_.buddy_set = &BasicKernelSrcMirror::on_buddy_set;
+  hooks_.charged = &BasicKernelSrcMirror::on_charged;
+  hooks_.protection_set = &BasicKernelSrcMirror::on_protection_set;
+  hooks_.block_completed = &BasicKernelSrcMirror::on_block_completed;
+  hooks_.v0_moved = &BasicKernelSrcMirror::on_v0_moved;
+  // A vprot tree whose v0 is zero_vruntime (6.19+) moves it by the zero_vruntime rule
+  // (V of the queue), not the 6.18 forms' update_min_vruntime.
+  env_.v0_by_zero_vruntime = (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0;
+  hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
+  hooks_.wakeup_decided = &BasicKernelSrcMirror::on_wakeup_decided;
+  hooks_.delay_entered = &BasicKernelSrcMirror::on_delay_entered;
+  hooks_.delay_left = &BasicKernelSrcMirror::on_delay_left;
   k_.set_mirror_hooks(&hooks_);
 }
 
-KernelSrcMirror::~KernelSrcMirror() { k_.set_mirror_hooks(nullptr); }
+template <class P>
+BasicKernelSrcMirror<P>::~BasicKernelSrcMirror() { k_.set_mirror_hooks(nullptr); }
 
 // Every task from the driver's task_struct (core.c state, the run-time counters, an
 // off-queue entity); load_rq then writes the queued entities from the observation.
-void KernelSrcMirror::load_tasks() {
+template <class P>
+void BasicKernelSrcMirror<P>::load_tasks() {
   model::MirrorLoader<Profile>::set_now(mirror_, k_.now());
   for (int p = 0; p < k_.ntasks(); ++p) load_task(p);
 }
 
-void KernelSrcMirror::load_task(int p) {
+template <class P>
+void BasicKernelSrcMirror<P>::load_task(int p) {
   {
     model::MirrorLoader<Profile>::changed(mirror_, mirror_.tasks().at(static_cast<std::size_t>(p)).cpu);
     const kernel_src::TaskExtra& x = k_.extra(p);
@@ -129,7 +174,8 @@ void KernelSrcMirror::load_task(int p) {
 
 // CPU `cpu` from its last observation (obs_): the queued entities' values, the tree in
 // its own order, curr, the buddy, the sums and counters.
-void KernelSrcMirror::load_rq(int cpu) {
+template <class P>
+void BasicKernelSrcMirror<P>::load_rq(int cpu) {
   const kernel_src::Observation& o = obs_[static_cast<std::size_t>(cpu)];
   const model::VirtualTimes& times = times_[static_cast<std::size_t>(cpu)];
   model::MirrorRq& r = rq_scratch_;  // reused: its tree's storage is allocated once;
@@ -190,20 +236,23 @@ void KernelSrcMirror::load_rq(int cpu) {
 // Only what can have changed since the CPU was last loaded: the tasks it held then
 // (one may have left it), the event's task (it may have moved or blocked anywhere),
 // then the runqueue with the tasks it holds now.
-void KernelSrcMirror::load(int cpu) {
+template <class P>
+void BasicKernelSrcMirror<P>::load(int cpu) {
   observe(cpu);
   load_leavers(cpu);
   load_rq(cpu);
 }
 
-void KernelSrcMirror::observe(int cpu) {
+template <class P>
+void BasicKernelSrcMirror<P>::observe(int cpu) {
   k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)]);
   auto& times = times_[static_cast<std::size_t>(cpu)];
   times = times.moved_to(obs_[static_cast<std::size_t>(cpu)].rq.v0);
 }
 
 // A task still on the CPU is loaded from the observation by load_rq.
-void KernelSrcMirror::load_leavers(int cpu) {
+template <class P>
+void BasicKernelSrcMirror<P>::load_leavers(int cpu) {
   model::MirrorLoader<Profile>::set_now(mirror_, k_.now());
   const kernel_src::Observation& o = obs_[static_cast<std::size_t>(cpu)];
   const auto stays = [&](int p) {
@@ -216,7 +265,8 @@ void KernelSrcMirror::load_leavers(int cpu) {
 
 // As CheckedRun's: the event's task's CPU (before and after), its `cpu=`, and every
 // busy CPU for `tick all`; from the driver, whose task_cpu is the real one.
-void KernelSrcMirror::add_touched(const trace::Event& e) {
+template <class P>
+void BasicKernelSrcMirror<P>::add_touched(const trace::Event& e) {
   if (event_task_ >= 0) env_.touched.push_back(k_.task(event_task_).cpu);
   if (e.cpu) env_.touched.push_back(*e.cpu);
   if (e.all_cpus)
@@ -224,7 +274,8 @@ void KernelSrcMirror::add_touched(const trace::Event& e) {
       if (k_.curr_index(cpu) >= 0) env_.touched.push_back(cpu);
 }
 
-void KernelSrcMirror::before(const trace::Event& e) {
+template <class P>
+void BasicKernelSrcMirror<P>::before(const trace::Event& e) {
   env_.line = e.line;
   env_.now = e.time_ns;
   env_.event = &e;
@@ -235,7 +286,8 @@ void KernelSrcMirror::before(const trace::Event& e) {
   checker_.before_event(e);
 }
 
-void KernelSrcMirror::after(const trace::Event& e) {
+template <class P>
+void BasicKernelSrcMirror<P>::after(const trace::Event& e) {
   if (checker_.empty()) return;
   flush_placed();
   add_touched(e);
@@ -253,7 +305,8 @@ void KernelSrcMirror::after(const trace::Event& e) {
   event_task_ = -1;
 }
 
-void KernelSrcMirror::finish() {
+template <class P>
+void BasicKernelSrcMirror<P>::finish() {
   if (checker_.empty()) return;
   if (applied_) {
     for (int cpu = 0; cpu < k_.ncpus(); ++cpu) observe(cpu);
@@ -268,24 +321,28 @@ void KernelSrcMirror::finish() {
   checker_.finish();
 }
 
-void KernelSrcMirror::taint(const std::set<int>& cpus) { env_.overflowed.insert(cpus.begin(), cpus.end()); }
+template <class P>
+void BasicKernelSrcMirror<P>::taint(const std::set<int>& cpus) { env_.overflowed.insert(cpus.begin(), cpus.end()); }
 
 // ---- the hooks: each loads its CPU as the real code holds it at that call --------
 
 // The model fires `placed` at the end of enqueue_entity (or of a requeue's
 // re-placement), once the entity is back in the sums; the real place_entity returns
 // before that: kept until the placement is complete (placement_done).
-void KernelSrcMirror::on_placed(void* ctx, int cpu, int task, int flags, std::int64_t vlag, int had_rel,
+template <class P>
+void BasicKernelSrcMirror<P>::on_placed(void* ctx, int cpu, int task, int flags, std::int64_t vlag, int had_rel,
                                 std::int64_t rel) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.placed_ = {true, cpu, task, flags, vlag, rel, had_rel != 0};
 }
 
-void KernelSrcMirror::on_placement_done(void* ctx) { static_cast<KernelSrcMirror*>(ctx)->flush_placed(); }
+template <class P>
+void BasicKernelSrcMirror<P>::on_placement_done(void* ctx) { static_cast<BasicKernelSrcMirror*>(ctx)->flush_placed(); }
 
 // The flags are the kernel's ENQUEUE_* bits; no property reads them.
-void KernelSrcMirror::flush_placed() {
+template <class P>
+void BasicKernelSrcMirror<P>::flush_placed() {
   if (!placed_.pending) return;
   placed_.pending = false;
   load(placed_.cpu);
@@ -294,8 +351,9 @@ void KernelSrcMirror::flush_placed() {
                   placed_.had_rel ? KernelArith::from_s64(placed_.rel) : KernelArith::value{});
 }
 
-void KernelSrcMirror::on_picked(void* ctx, int cpu, int task, int buddy) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_picked(void* ctx, int cpu, int task, int buddy) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.checker_.picked(m.rq(cpu), task < 0 ? nullptr : &m.se(task), buddy != 0);
@@ -303,8 +361,9 @@ void KernelSrcMirror::on_picked(void* ctx, int cpu, int task, int buddy) {
 
 // The hook's raw lag and V are recounted from the loaded queue (the real code's own
 // are gone with its stack); no property reads them.
-void KernelSrcMirror::on_lag_stored(void* ctx, int cpu, int task) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_lag_stored(void* ctx, int cpu, int task) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.lag_task_ = task;
   m.load(cpu);
@@ -315,15 +374,17 @@ void KernelSrcMirror::on_lag_stored(void* ctx, int cpu, int task) {
                         properties::lag_detail::lag_limit(se, m.mirror_.config().tick_nsec), V);
 }
 
-void KernelSrcMirror::on_set_next(void* ctx, int cpu, int task) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_set_next(void* ctx, int cpu, int task) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.checker_.set_next(m.rq(cpu).cfs, m.se(task));
 }
 
-void KernelSrcMirror::on_buddy_set(void* ctx, int cpu, int task) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_buddy_set(void* ctx, int cpu, int task) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.checker_.buddy_set(m.rq(cpu).cfs, m.se(task));
@@ -331,33 +392,39 @@ void KernelSrcMirror::on_buddy_set(void* ctx, int cpu, int task) {
 
 // Loaded after update_curr returned: its resched_curr and clear_buddies have run,
 // which the model's `charged` precedes; no check reads need_resched or the buddy there.
-void KernelSrcMirror::on_charged(void* ctx, int cpu, int task, std::uint64_t delta, int renewed, int resched) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_charged(void* ctx, int cpu, int task, std::uint64_t delta, int renewed, int resched) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.checker_.charged(m.rq(cpu).cfs, m.se(task), delta, renewed != 0, resched != 0);
 }
 
-void KernelSrcMirror::on_block_completed(void* ctx, int cpu, int task) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_block_completed(void* ctx, int cpu, int task) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.load_task(task);  // off every runqueue now, it may be no member of cpu's observation
   m.checker_.block_completed(m.rq(cpu), m.mirror_.tasks().at(static_cast<std::size_t>(task)));
 }
 
-// Fired before the re-base, as the model's: the state still has the old v0.
-void KernelSrcMirror::on_v0_moved(void* ctx, int cpu, std::int64_t delta) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+// Fired before the re-base, as the model's (the state still has the old v0), or once
+// v0 has moved (`done`: the state has the new one).
+template <class P>
+void BasicKernelSrcMirror<P>::on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
-  const KernelArith::value from = m.times_[static_cast<std::size_t>(cpu)].base;
+  const KernelArith::value now = m.times_[static_cast<std::size_t>(cpu)].base;
+  const KernelArith::value from = done != 0 ? now - KernelArith::from_s64(delta) : now;
   m.checker_.v0_moved(m.rq(cpu).cfs, from, from + KernelArith::from_s64(delta));
 }
 
 // The kernel's dequeue flags as the model's (the ones delayed_entry reads).
-void KernelSrcMirror::on_delay_entered(void* ctx, int cpu, int task, int flags) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_delay_entered(void* ctx, int cpu, int task, int flags) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   unsigned model_flags = 0;
@@ -369,27 +436,65 @@ void KernelSrcMirror::on_delay_entered(void* ctx, int cpu, int task, int flags) 
 
 // As the model: a delayed dequeue's finish counts as by_pick (also when a migrate or
 // renice forces it), a requeue as by_wake.
-void KernelSrcMirror::on_delay_left(void* ctx, int cpu, int task, int by_wake) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_delay_left(void* ctx, int cpu, int task, int by_wake) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.load_task(task);  // a finished delayed dequeue left the runqueue
   m.checker_.delay_left(m.rq(cpu).cfs, m.se(task), by_wake != 0 ? model::delay_exit::by_wake : model::delay_exit::by_pick);
 }
 
-void KernelSrcMirror::on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.checker_.wakeup_pick_step(m.rq(cpu), m.se(curr), m.se(task), short_ != 0);
 }
 
 // Loaded before the check's resched_curr, as the model fires it.
-void KernelSrcMirror::on_wakeup_decided(void* ctx, int cpu, int task, int preempted) {
-  KernelSrcMirror& m = *static_cast<KernelSrcMirror*>(ctx);
+template <class P>
+void BasicKernelSrcMirror<P>::on_wakeup_decided(void* ctx, int cpu, int task, int preempted) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.checker_.wakeup_decided(m.rq(cpu), m.se(task), preempted != 0);
+}
+
+template <class P>
+void BasicKernelSrcMirror<P>::tally(std::map<std::string, std::uint64_t>& evaluated) const {
+  checker_.for_each([&](const auto& p) { evaluated[std::string(p.name())] += p.evaluated(); });
+}
+
+// set_protect_slice() set curr's protection from `min_slice`, the augmented minimum
+// of the tree it read (6.18's protection_set; the 6.12 stash never fires it).
+template <class P>
+void BasicKernelSrcMirror<P>::on_protection_set(void* ctx, int cpu, int task, std::uint64_t min_slice) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.protection_set(m.rq(cpu).cfs, m.se(task), min_slice);
+}
+
+template class BasicKernelSrcMirror<model::profile_6_12>;
+template class BasicKernelSrcMirror<model::profile_6_18>;
+
+std::unique_ptr<MirrorDriver> make_kernel_src_mirror(const model::Config& config,
+                                                     const std::vector<model::TaskSpec>& specs,
+                                                     kernel_src::Machine& k, properties::Sink& sink,
+                                                     const properties::Selection& selection, bool reference_lockstep) {
+  kernel_src::Observation o;
+  k.observe(0, o);
+  const std::string_view forms = forms_for_shape(o.rq.shape);
+  const properties::TreeTraits traits = tree_traits(o.rq.shape, reference_lockstep);
+  if (forms == model::profile_6_12::name)
+    return std::make_unique<BasicKernelSrcMirror<model::profile_6_12>>(config, specs, k, sink, selection, traits);
+  if (forms == model::profile_6_18::name)
+    return std::make_unique<BasicKernelSrcMirror<model::profile_6_18>>(config, specs, k, sink, selection, traits);
+  throw UnknownShape(fmt::format("kernel-src {}: the property mirror has no forms for this tree's shape (observation "
+                                 "shape bits {:#x}: kernel_src/observe.h KSRC_SHAPE_*)",
+                                 kernel_src::kernel_version(), o.rq.shape));
 }
 
 }  // namespace eevdf::replay

@@ -7,12 +7,17 @@
 // properties, not by its agreement with our model (kernel_matches_reference).
 //
 // Which properties run here: properties/kernel_src_judged.h. The statements are the
-// 6.12 forms (Forms<profile_6_12>), the one shape (KSRC_SHAPE_*) the harness has; a
-// tree of another shape chooses its forms by those bits (forms_for_shape).
-// Built only with kernel-src (EEVDF_HAVE_KERNEL_SRC).
+// forms of the profile whose state the tree keeps, chosen by the observation's shape
+// bits (KSRC_SHAPE_*), never by a version number (forms_for_shape): Debian's 6.12 shape
+// is judged by Forms<profile_6_12>, the vprot shapes (6.18.2 .. 7.1) by
+// Forms<profile_6_18>; a shape's properties the mirror cannot judge are its gaps
+// (tree_traits, properties::tree_gaps). Built only with kernel-src (EEVDF_HAVE_KERNEL_SRC).
 #pragma once
 
 #include <cstdint>      // times
+#include <map>          // evaluated counts
+#include <memory>       // make_kernel_src_mirror
+#include <stdexcept>    // an unknown shape
 #include <set>          // tainted CPUs
 #include <string_view>  // forms
 #include <vector>       // specs, observations
@@ -23,6 +28,7 @@
 #include "model/mirror.h"
 #include "model/profiles.h"
 #include "properties/checker.h"
+#include "properties/kernel_src_judged.h"
 #include "properties/registry.h"
 
 namespace eevdf::replay {
@@ -33,36 +39,67 @@ namespace eevdf::replay {
 properties::Selection kernel_src_selection(const properties::Selection& user);
 properties::Selection reference_selection(const properties::Selection& user);
 
-// The statements a tree of observation shape `shape` is judged by ("6.12"; "" when
-// the mirror has no forms for it yet: the mirror then refuses to run (an internal
-// error today, the harness having one shape), never judging by the wrong forms).
+// The statements a tree of observation shape `shape` is judged by ("6.12", "6.18";
+// "" when the mirror has no forms for it: it then refuses to run, never judging by the
+// wrong forms).
 std::string_view forms_for_shape(unsigned shape);
+// What of the tree the properties must know to say what it leaves unjudged.
+properties::TreeTraits tree_traits(unsigned shape, bool reference_lockstep);
 
-class KernelSrcMirror {
+// A shape the mirror has no forms for (bad input: the tree given by --kernel-tree).
+class UnknownShape : public std::runtime_error {
  public:
-  using Profile = model::profile_6_12;
+  using std::runtime_error::runtime_error;
+};
+
+// The mirror as its drivers (the lockstep, the run of a tree alone) see it, whatever
+// its profile.
+class MirrorDriver {
+ public:
+  virtual ~MirrorDriver() = default;
+  virtual void before(const trace::Event& e) = 0;
+  virtual void after(const trace::Event& e) = 0;
+  virtual void finish() = 0;
+  virtual void taint(const std::set<int>& cpus) = 0;
+  virtual bool empty() const = 0;
+  virtual bool measure(std::string_view name, std::string& numerator, std::string& denominator) const = 0;
+  // Adds each enabled check's evaluations to `evaluated` (runner/measures.h).
+  virtual void tally(std::map<std::string, std::uint64_t>& evaluated) const = 0;
+};
+
+template <class P>
+class BasicKernelSrcMirror final : public MirrorDriver {
+ public:
+  using Profile = P;
   using Mirror = model::Machine<model::KernelArith, Profile>;
 
   // Installs its hooks on `k` (removed again by the destructor); the properties of
   // `selection` that kernel-src judges (kernel_src_selection) report to `sink`.
-  KernelSrcMirror(const model::Config& config, const std::vector<model::TaskSpec>& specs, kernel_src::Machine& k,
-                  properties::Sink& sink, const properties::Selection& selection);
-  ~KernelSrcMirror();
-  KernelSrcMirror(const KernelSrcMirror&) = delete;
-  KernelSrcMirror& operator=(const KernelSrcMirror&) = delete;
+  // `traits`: the tree's, which decide what it leaves unjudged (properties::judged_on_tree).
+  // Throws UnknownShape when `k`'s shape is not P's.
+  BasicKernelSrcMirror(const model::Config& config, const std::vector<model::TaskSpec>& specs, kernel_src::Machine& k,
+                       properties::Sink& sink, const properties::Selection& selection,
+                       const properties::TreeTraits& traits = {});
+  ~BasicKernelSrcMirror() override;
+  BasicKernelSrcMirror(const BasicKernelSrcMirror&) = delete;
+  BasicKernelSrcMirror& operator=(const BasicKernelSrcMirror&) = delete;
 
   // Around kernel-src's application of `e`: before (the checks' before_event), then
   // after (the touched CPUs loaded, the per-event checks). Not after an event kernel-src
   // refused or crashed in.
-  void before(const trace::Event& e);
-  void after(const trace::Event& e);
+  void before(const trace::Event& e) override;
+  void after(const trace::Event& e) override;
   // The end of the trace: every CPU loaded, the end-of-trace checks.
-  void finish();
+  void finish() override;
   // CPUs past an s64 overflow (reported by whoever judges no_overflow): a violation
   // there is marked as its consequence.
-  void taint(const std::set<int>& cpus);
+  void taint(const std::set<int>& cpus) override;
 
-  bool empty() const { return checker_.empty(); }
+  bool empty() const override { return checker_.empty(); }
+  bool measure(std::string_view name, std::string& numerator, std::string& denominator) const override {
+    return checker_.measure(name, numerator, denominator);
+  }
+  void tally(std::map<std::string, std::uint64_t>& evaluated) const override;
   const properties::Checker<model::KernelArith, Profile>& checker() const { return checker_; }
   const Mirror& machine() const { return mirror_; }
 
@@ -89,7 +126,8 @@ class KernelSrcMirror {
   static void on_buddy_set(void* ctx, int cpu, int task);
   static void on_charged(void* ctx, int cpu, int task, std::uint64_t delta, int renewed, int resched);
   static void on_block_completed(void* ctx, int cpu, int task);
-  static void on_v0_moved(void* ctx, int cpu, std::int64_t delta);
+  static void on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done);
+  static void on_protection_set(void* ctx, int cpu, int task, std::uint64_t min_slice);
   static void on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_);
   static void on_wakeup_decided(void* ctx, int cpu, int task, int preempted);
   static void on_delay_entered(void* ctx, int cpu, int task, int flags);
@@ -119,5 +157,15 @@ class KernelSrcMirror {
   std::vector<int> last_checked_;
   bool applied_ = false;
 };
+
+// Debian's 6.12 (the default tree): the one form the lockstep runs beside.
+using KernelSrcMirror = BasicKernelSrcMirror<model::profile_6_12>;
+
+// The mirror of the forms of `k`'s shape (forms_for_shape), the tree's gaps left out.
+// Throws UnknownShape for a shape it has no forms for.
+std::unique_ptr<MirrorDriver> make_kernel_src_mirror(const model::Config& config,
+                                                     const std::vector<model::TaskSpec>& specs,
+                                                     kernel_src::Machine& k, properties::Sink& sink,
+                                                     const properties::Selection& selection, bool reference_lockstep);
 
 }  // namespace eevdf::replay

@@ -5,9 +5,15 @@
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "kernel_src/tree_build.h"
+#include "replay/kernel_src_tree_run.h"
 #endif
 
 namespace eevdf::replay {
+namespace {
+std::optional<TreeJudgedAlone> alone;  // set once, by the command line
+}  // namespace
+
+std::optional<TreeJudgedAlone> tree_judged_alone() { return alone; }
 
 std::string profile_for_release(const std::string& release) {
   static const std::regex version(R"((\d+)\.(\d+))");
@@ -24,6 +30,16 @@ KernelTreeChoice select_kernel_tree(const std::string& dir) {
     out.version = tree.version;
     out.hash = tree.hash;
     out.from_cache = tree.from_cache;
+    TreeJudgedAlone a;
+    a.dir = tree.dir;
+    a.version = tree.version;
+    try {
+      a.forms = selected_tree_forms();
+      a.traits = selected_tree_traits();
+    } catch (const UnknownShape& e) {
+      a.no_forms = e.what();
+    }
+    alone = a;
   } catch (const kernel_src::TreeError& e) {
     out.error = e.where + ": " + e.message;
   }

@@ -13,6 +13,8 @@
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "replay/kernel_src_lockstep.h"
+#include "replay/kernel_src_tree_run.h"
+#include "replay/kernel_tree.h"
 #include "replay/runqueue_dump_kernel_src.h"
 #endif
 
@@ -61,7 +63,33 @@ std::vector<replay::RunqueueDump> on_reference(const trace::Trace& t, const std:
 }
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
+// A tree judged alone: its runqueue after the first violation of `property`.
+std::vector<replay::RunqueueDump> on_tree(const trace::Trace& t, const std::string& property) {
+  FirstOf sink(property);
+  replay::KernelSrcTreeRun run(replay::make_config(t.header, replay::Options{}, kFile), replay::make_task_specs(t.header),
+                               &sink, properties::Selection{{property}, {}});
+  const trace::Event* last = nullptr;
+  for (const trace::BodyStatement& s : t.body) {
+    const trace::Event* e = std::get_if<trace::Event>(&s);
+    if (e == nullptr) continue;
+    if (!run.oops().empty() || !run.apply(*e).empty()) break;
+    last = e;
+    for (const properties::Violation& v : run.take_kernel_warns()) sink.violation(v);
+    if (sink.found) break;
+  }
+  if (!sink.found && run.oops().empty()) run.finish();
+  if (!run.oops().empty() || !sink.found) return {};
+  const kernel_src::Machine& k = run.kernel_src();
+  const int cpu = replay::report_cpu(sink.found->cpu, sink.found->task, last, [&](int id) {
+    const int p = k.task_index(id);
+    return p < 0 ? -1 : k.task(p).cpu;
+  });
+  if (cpu < 0) return {};
+  return {replay::runqueue_dump(k, cpu)};
+}
+
 std::vector<replay::RunqueueDump> on_kernel_src(const trace::Trace& t, const std::string& property) {
+  if (replay::tree_judged_alone()) return on_tree(t, property);
   FirstOf sink(property);
   replay::KernelSrcLockstep lock(replay::make_config(t.header, replay::Options{}, kFile),
                                  replay::make_task_specs(t.header), &sink, properties::Selection{{property}, {}});

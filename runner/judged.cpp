@@ -16,10 +16,16 @@ bool has(const std::vector<std::string>& v, std::string_view name) { return std:
 std::string how_to_judge(const Options& o, const properties::PropertyInfo& p, const std::vector<std::string>& judged) {
   const std::string_view name = p.name;
   if (has(judged, name)) return "";
-  const std::string_view profile = o.kernel_src ? "6.12" : "6.18";
+  const std::string profile = o.kernel_src && !o.kernel_tree_alone ? std::string("6.12") : o.generator.profile;
+  if (o.kernel_tree_alone && name == "kernel_matches_reference")
+    return "the default tree (run --model kernel-src without --kernel-tree)";
   if (!properties::applies_to(p, profile)) {
     if (name == "kernel_matches_reference") return "--model kernel-src (6.12 traces against the real fair.c)";
     return properties::not_applicable(name, profile);
+  }
+  if (o.kernel_tree_alone && p.exact_in != properties::Exact::system && properties::runs_in(p, true)) {
+    properties::Judging j = judging(o);
+    if (std::string why = properties::unjudged(name, j, properties::Asker::run); !why.empty()) return why;
   }
   if (!o.selection.check.empty() && !has(o.selection.check, name)) return "not in --check";
   if (has(o.selection.skip, name)) return "in --skip";
@@ -35,7 +41,7 @@ std::string how_to_judge(const Options& o, const properties::PropertyInfo& p, co
 }  // namespace
 
 std::vector<std::string> judged_properties(const Options& o) {
-  std::vector<std::string> per_event = checked_properties(o.selection, o.kernel_src);
+  std::vector<std::string> per_event = checked_properties(o);
   const std::vector<std::string> ideal =
       o.kernel_src || o.steady_every == 0 ? std::vector<std::string>{} : ideal_only_properties(o.selection);
   std::vector<std::string> out;

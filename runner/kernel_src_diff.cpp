@@ -9,6 +9,8 @@
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "replay/kernel_src_lockstep.h"
+#include "replay/kernel_src_tree_run.h"
+#include "replay/kernel_tree.h"
 #endif
 
 namespace eevdf::runner {
@@ -24,8 +26,44 @@ generator::Options kernel_src_generator_options(generator::Options o) {
 
 bool kernel_src_available() { return true; }
 
+namespace {
+
+// A tree judged alone: no reference, its mirror and its warnings only.
+DiffOutcome judge_tree(const generator::Options& o, std::uint64_t seed, properties::Sink* sink,
+                       const properties::Selection& selection) {
+  generator::Generator gen(seed, o);
+  replay::KernelSrcTreeRun run(replay::make_config(gen.header(), replay::Options{}, "<generated>"),
+                               replay::make_task_specs(gen.header()), sink, selection);
+  DiffOutcome out;
+  while (run.oops().empty()) {
+    const auto e = gen.next();
+    if (!e) break;
+    ++out.events;
+    const std::string reason = run.apply(*e);
+    EEVDF_ASSERT(reason.empty(), "kernel-src rejected a generated event: " + reason);
+    for (const properties::Violation& v : run.take_kernel_warns())
+      if (sink != nullptr) sink->violation(v);
+    out.line = e->line;
+    out.time_ns = e->time_ns;
+  }
+  out.oops = run.oops();
+  out.null_pick = run.null_pick();
+  if (out.oops.empty()) {
+    out.line = 0;
+    out.time_ns = 0;
+    run.finish();
+  }
+  run.tally(out.evaluated);
+  out.evaluated[std::string(properties::kKernelWarn)] = out.events;
+  out.draws = gen.draws();
+  return out;
+}
+
+}  // namespace
+
 DiffOutcome diff_generated(const generator::Options& o, std::uint64_t seed, properties::Sink* sink,
                            const properties::Selection& selection) {
+  if (replay::tree_judged_alone()) return judge_tree(o, seed, sink, selection);
   EEVDF_ASSERT(o.profile == "6.12", "kernel-src traces are drawn under the 6.12 profile");
   generator::Generator gen(seed, o);
   replay::KernelSrcLockstep lock(replay::make_config(gen.header(), replay::Options{}, "<generated>"),

@@ -36,11 +36,27 @@ std::vector<std::string> checked_properties(const properties::Selection& selecti
   return out;
 }
 
+std::vector<std::string> checked_properties(const Options& o) {
+  if (!o.kernel_tree_alone) return checked_properties(o.selection, o.kernel_src);
+  std::vector<std::string> out;  // what the tree's mirror judges, under its forms
+  for (const properties::PropertyInfo& p : properties::kCatalogue) {
+    const std::string name(p.name);
+    const auto in = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), name) != v.end(); };
+    if (!properties::implemented(p.name, o.generator.profile) || !properties::runs_in(p, true)) continue;
+    if (!properties::judged_on_tree(p.name, o.tree)) continue;
+    if ((!o.selection.check.empty() && !in(o.selection.check)) || in(o.selection.skip)) continue;
+    out.push_back(name);
+  }
+  return out;
+}
+
 properties::Judging judging(const Options& o) {
   properties::Judging j;
-  j.profile = o.kernel_src ? model::profile_6_12::name : o.generator.profile;
-  if (o.kernel_src) j.system.emplace_back("kernel_matches_reference");
-  j.kernel_src = j.reference_lockstep = o.kernel_src;
+  j.profile = o.kernel_src && !o.kernel_tree_alone ? model::profile_6_12::name : o.generator.profile;
+  if (o.kernel_src && !o.kernel_tree_alone) j.system.emplace_back("kernel_matches_reference");
+  j.kernel_src = o.kernel_src;
+  j.reference_lockstep = o.kernel_src && !o.kernel_tree_alone;
+  if (o.kernel_tree_alone) j.tree = o.tree;
   if (!o.kernel_src && o.diff_every != 0) j.system.emplace_back("fast_matches_reference");
   if (o.ideal_every != 0) j.system.emplace_back("ideal_tracks_kernel");
   j.ideal_arith = !o.kernel_src && o.steady_every != 0;  // the ideal-only sample (runner/ideal_only.h)
@@ -55,7 +71,8 @@ std::string validate(const Options& o) {
   if (o.kernel_src && !kernel_src_available())
     return "this build has no kernel-src model (linux-source-6.12 was not installed: run `bash ci/setup` and rebuild)";
   if (o.kernel_src && !o.generator.injections.empty()) return "kernel-src runs the kernel as it is: no --inject";
-  if (o.kernel_src && o.generator.profile != "6.12") return "kernel-src traces are drawn under the 6.12 profile";
+  if (o.kernel_src && !o.kernel_tree_alone && o.generator.profile != "6.12")
+    return "kernel-src traces are drawn under the 6.12 profile";
   const properties::Judging judged = judging(o);
   for (const std::string& p : o.selection.check) {
     const std::string why = properties::unjudged(p, judged, properties::Asker::run);

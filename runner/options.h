@@ -36,6 +36,11 @@ struct Options {
   // reference's 6.12 profile and kernel-src (kernel_matches_reference); the generator
   // options must come from kernel_src_generator_options (kernel_src_diff.h).
   bool kernel_src = false;
+  // With kernel_src: a tree of --kernel-tree, judged by its mirror alone (no reference,
+  // no kernel_matches_reference; replay/kernel_src_tree_run.h), its traces drawn under
+  // the profile of its forms (generator.profile); `tree` says what it leaves unjudged.
+  bool kernel_tree_alone = false;
+  properties::TreeTraits tree;
   // Every ideal_every-th trace (index % ideal_every == 0) also runs through the kernel
   // and the ideal arithmetic in lockstep (ideal_tracks_kernel, replay/ideal_diff.h); an
   // unexplained divergence is a violation of that property. 0: never. Expensive (exact
@@ -59,6 +64,9 @@ std::uint64_t trace_seed(std::uint64_t seed, std::uint64_t index);
 // The properties a run checks per event in the kernel arithmetic, in catalogue order.
 // With kernel_src: kernel_matches_reference, the one check on kernel-src so far.
 std::vector<std::string> checked_properties(const properties::Selection& selection, bool kernel_src = false);
+
+// The same for a campaign's options: with a tree judged alone, what its mirror judges.
+std::vector<std::string> checked_properties(const Options& options);
 
 // What a campaign with `options` judges (properties/judging.h): the per-event checks
 // in the kernel arithmetic under its profile, fast_matches_reference with diff_every,

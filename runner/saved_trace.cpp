@@ -30,8 +30,9 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
   trace::Trace failing = generator::generate_trace(v.seed, o.generator);
   shrinkers::Target target = shrink_target(v);
   // On kernel-src a kernel_warn may be the real code's, and the properties of
-  // kernel_src_judged.h judge the real code: the kernel-src replay judges them.
-  target.kernel_src = o.kernel_src && (target.property == properties::kKernelWarn ||
+  // kernel_src_judged.h judge the real code; on a tree judged alone every property is
+  // its mirror's: the kernel-src replay judges them.
+  target.kernel_src = o.kernel_src && (target.property == properties::kKernelWarn || o.kernel_tree_alone ||
                                        properties::judged_on_kernel_src(target.property));
   // The saved trace names the arithmetic its failure needs, so that replay judges it.
   if (target.arith == trace::Arith::ideal) failing.header.arith = trace::Arith::ideal;
@@ -44,8 +45,7 @@ Shrunk shrink_failure(const Options& o, const FirstViolation& v, double seconds_
 
 std::string replay_flag(std::string_view property, bool kernel_src) {
   // A tree's failure replays on that tree, whatever the property.
-  if (const std::string tree = replay::selected_kernel_tree(); kernel_src && !tree.empty())
-    return "--kernel-tree " + tree + " ";
+  if (const auto tree = replay::tree_judged_alone(); kernel_src && tree) return "--kernel-tree " + tree->dir + " ";
   if (kernel_src && (property == properties::kKernelWarn || properties::judged_on_kernel_src(property)))
     return "--model=kernel-src ";
   const std::string_view how = properties::system_check(property);

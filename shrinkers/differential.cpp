@@ -17,6 +17,8 @@
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 #include "replay/kernel_src_lockstep.h"
+#include "replay/kernel_src_tree_run.h"
+#include "replay/kernel_tree.h"
 #endif
 
 namespace eevdf::shrinkers {
@@ -71,8 +73,40 @@ Verdict ideal_verdict(const trace::Trace& t, const Target& target, ReplayMode mo
   return replay_candidate(t, mode, apply, [&] { return wanted(target, found); }, [] {});
 }
 
+#ifdef EEVDF_HAVE_KERNEL_SRC
+// A tree judged alone (replay/kernel_src_tree_run.h): the target's property on its
+// mirror, or (kernel_warn) the tree's warnings and crash.
+Verdict tree_verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
+  const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
+  if (!replay::why_tree_not_runnable(t.header, config).empty()) return {};
+  struct Sink final : properties::Sink {
+    const Target* target = nullptr;
+    Found* found = nullptr;
+    void violation(const properties::Violation& v) override {
+      if (found->failed || v.property != target->property || v.consequence) return;
+      if (target->condition && *target->condition != v.values) return;
+      *found = {true, std::string(v.finding), v.values};
+    }
+    void measure(std::string_view, const std::string&, const std::string&) override {}
+  } sink;
+  sink.target = &target;
+  sink.found = &found;
+  replay::KernelSrcTreeRun run(config, replay::make_task_specs(t.header), &sink,
+                               properties::Selection{{target.property}, {}});
+  const auto apply = [&](const trace::Event& e) {
+    if (!run.apply(e).empty()) return Applied::illegal;
+    for (const properties::Violation& v : run.take_kernel_warns()) sink.violation(v);
+    return run.oops().empty() ? Applied::ok : Applied::stop;
+  };
+  return replay_candidate(t, mode, apply, [&] { return wanted(target, found); }, [&] {
+    if (!wanted(target, found)) run.finish();
+  });
+}
+#endif
+
 Verdict kernel_src_verdict(const trace::Trace& t, const Target& target, ReplayMode mode, Found& found) {
 #ifdef EEVDF_HAVE_KERNEL_SRC
+  if (replay::tree_judged_alone()) return tree_verdict(t, target, mode, found);
   const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
   if (replay::KernelSrcLockstep::why_not_runnable(t.header, config)) return {};
   // kernel_warn: the real code's warnings and crash, and the reference's own kernel_warn
@@ -148,6 +182,7 @@ bool is_differential(std::string_view property) {
 
 bool is_differential(const Target& target) {
   if (target.implementations != nullptr) return true;
+  if (target.kernel_src && replay::tree_judged_alone()) return true;  // every property on the tree's mirror
   return target.kernel_src
              ? target.property == properties::kKernelWarn || properties::judged_on_kernel_src(target.property)
              : is_differential(target.property);

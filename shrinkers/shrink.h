@@ -82,7 +82,8 @@ struct Target {
   std::optional<std::string> condition = std::nullopt;
   // kernel_warn only: judged on kernel-src beside the reference (the lockstep of
   // kernel_matches_reference; shrinkers/differential.h), where the real code's
-  // warnings and crashes are met (`run --model=kernel-src`).
+  // warnings and crashes are met (`run --model=kernel-src`). Any property on a tree of
+  // --kernel-tree judged alone (replay/kernel_tree.h tree_judged_alone): its mirror judges.
   bool kernel_src = false;
   // implementations_differ (shrinkers/implementations_differ.h): the two
   // implementations that must still differ; no property of the catalogue.

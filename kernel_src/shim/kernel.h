@@ -132,7 +132,10 @@ static inline void se_update_runnable(struct sched_entity *se) { (void)se; }
 static inline u64 rq_clock_task(struct rq *rq) { return rq->clock_task; }
 static inline void update_rq_clock(struct rq *rq) { (void)rq; }
 static inline void rq_clock_skip_update(struct rq *rq) { (void)rq; }
-static inline void resched_curr(struct rq *rq) { rq->need_resched = 1; }
+static inline void resched_curr(struct rq *rq) {
+  rq->need_resched = 1;
+  rq->resched_calls++;
+}
 static inline int test_tsk_need_resched(struct task_struct *p) { return p->rq->need_resched; }
 static inline void add_nr_running(struct rq *rq, unsigned count) { rq->nr_running += count; }
 static inline void sub_nr_running(struct rq *rq, unsigned count) { rq->nr_running -= count; }

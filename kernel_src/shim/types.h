@@ -136,6 +136,7 @@ struct rq {
   u64 clock_task;
   int cpu;
   int need_resched; /* TIF_NEED_RESCHED of rq->curr (or of idle) */
+  unsigned long resched_calls; /* resched_curr()s: the mirror's update_curr decision without did_preempt_short */
   unsigned long next_balance;
   void *driver;     /* the C++ driver that owns this rq */
 };
@@ -223,11 +224,14 @@ struct ksrc_mirror_hooks {
   /* set_next_buddy() made `task` the next buddy. */
   void (*buddy_set)(void *ctx, int cpu, int task);
   /* update_curr() charged `delta` ns to curr `task`; `renewed`: update_deadline()
-   * renewed its deadline; `resched`: it decided to reschedule (more than one queued,
-   * and a renewal or did_preempt_short()). */
+   * renewed its deadline; `resched`: it decided to reschedule (6.12: more than one
+   * queued, and a renewal or did_preempt_short(); a tree without did_preempt_short:
+   * it called resched_curr()). */
   void (*charged)(void *ctx, int cpu, int task, u64 delta, int renewed, int resched);
-  /* avg_vruntime() is about to re-base v0 by `delta` (update_zero_vruntime, delta != 0). */
-  void (*v0_moved)(void *ctx, int cpu, s64 delta);
+  /* v0 moves by `delta` != 0: about to (`done` 0: 6.12's and 7.0's update_zero_vruntime
+   * re-base inside avg_vruntime(), 6.19's update_zero_vruntime()), or it has moved
+   * (`done` 1: 6.18.2's update_min_vruntime()). */
+  void (*v0_moved)(void *ctx, int cpu, s64 delta, int done);
   /* The wakeup check reached its pick: do_preempt_short() for wakee `task` against
    * curr `curr` returned `short_` (before its cancel_protect_slice). */
   void (*wakeup_pick_step)(void *ctx, int cpu, int curr, int task, int short_);
@@ -240,6 +244,9 @@ struct ksrc_mirror_hooks {
   void (*delay_left)(void *ctx, int cpu, int task, int by_wake);
   /* The driver's __block_task() completed the sleep of `task` (core.c, machine.cpp). */
   void (*block_completed)(void *ctx, int cpu, int task);
+  /* set_protect_slice(cfs_rq, se) (a vprot tree) set curr `task`'s protection; the
+   * tree's augmented minimum slice was `min_slice` (cfs_rq_min_slice()) at the call. */
+  void (*protection_set)(void *ctx, int cpu, int task, u64 min_slice);
 };
 
 #endif
