@@ -7,6 +7,7 @@
 #include <cstdint>      // times
 #include <string>       // texts
 #include <string_view>  // the name
+#include <utility>      // move
 
 #include "base/kernel_warn.h"
 #include "properties/property.h"
@@ -17,15 +18,19 @@ inline constexpr std::string_view kKernelWarn = "kernel_warn";
 
 // `values` is the condition alone (a constant text: a shrinker keeps "the same
 // condition" by comparing it), `explanation` the kernel check it mirrors.
-inline Violation kernel_warn_violation(const KernelCheck& c, int line, std::uint64_t time_ns, int cpu) {
+inline Violation kernel_warn_violation(std::string condition, std::string explanation, int line,
+                                       std::uint64_t time_ns, int cpu = -1) {
   Violation v;
   v.property = kKernelWarn;
   v.line = line;
   v.time_ns = time_ns;
   v.cpu = cpu;
-  v.values = c.condition;
-  v.explanation = std::string("the kernel's ") + c.check;
+  v.values = std::move(condition);
+  v.explanation = std::move(explanation);
   return v;
+}
+inline Violation kernel_warn_violation(const KernelCheck& c, int line, std::uint64_t time_ns, int cpu) {
+  return kernel_warn_violation(c.condition, std::string("the kernel's ") + c.check, line, time_ns, cpu);
 }
 
 }  // namespace eevdf::properties

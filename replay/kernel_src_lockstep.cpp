@@ -64,13 +64,7 @@ std::string KernelSrcLockstep::apply(const trace::Event& e) {
   }
   const std::string k_reason = apply_event(*kernel_src_, e);
   const auto kernel_warn = [&](const std::string& condition, const std::string& explanation) {
-    properties::Violation v;
-    v.property = properties::kKernelWarn;
-    v.line = e.line;
-    v.time_ns = e.time_ns;
-    v.values = condition;
-    v.explanation = explanation;
-    return v;
+    return properties::kernel_warn_violation(condition, explanation, e.line, e.time_ns);
   };
   // The real code warned (the kernel goes on after a WARN): one report per condition,
   // and none when the reference reported its own kernel_warn at this event.

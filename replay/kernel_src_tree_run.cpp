@@ -75,13 +75,7 @@ std::string KernelSrcTreeRun::apply(const trace::Event& e) {
   mirror_->before(e);
   const std::string reason = apply_event(*kernel_src_, e);
   const auto kernel_warn = [&](const std::string& condition, const std::string& explanation) {
-    properties::Violation v;
-    v.property = properties::kKernelWarn;
-    v.line = e.line;
-    v.time_ns = e.time_ns;
-    v.values = condition;
-    v.explanation = explanation;
-    return v;
+    return properties::kernel_warn_violation(condition, explanation, e.line, e.time_ns);
   };
   const std::string version = kernel_src::selected_version();
   const std::string& warning = kernel_src_->last_warning();
