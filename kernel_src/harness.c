@@ -78,13 +78,22 @@ static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_enti
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (ksrc_in_pick_task) ksrc_eevdf_picked = 1;
   if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), 0);
-  if (m && m->wakeup_decided && !ksrc_in_pick_task && ksrc_wakee)
+  /* 7.1's check picks through pick_next_entity(), which completes a delayed pick's
+   * dequeue and picks again: only the pick it decides on is its decision. */
+  const int picks_again = se && se->sched_delayed && ksrc_in_pick_next_entity;
+  if (m && m->wakeup_decided && !ksrc_in_pick_task && ksrc_wakee && !picks_again)
     m->wakeup_decided(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(ksrc_wakee), se == ksrc_wakee);
   if (!se && ksrc_in_pick_next_entity)
     ksrc_oops(KSRC_OOPS_NULL_PICK ": pick_eevdf() found nothing eligible");
   return se;
 }
-#if KSRC_NARGS_pick_eevdf == 2
+/* Where pick_eevdf() forwards to __pick_eevdf() (6.18 to 7.0), the wakeup check calls
+ * __pick_eevdf() itself: that is the call wrapped, so both picks are seen once. */
+#if KSRC_HAS___pick_eevdf
+static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
+  return ksrc_picked(cfs_rq, ksrc_real___pick_eevdf(cfs_rq, protect));
+}
+#elif KSRC_NARGS_pick_eevdf == 2
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
   return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq, protect));
 }
