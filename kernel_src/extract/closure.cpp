@@ -250,7 +250,9 @@ class Conditions {
 
 // ---- the items of one file -----------------------------------------------------
 
-enum class Kind { function, macro, statement, type };  // type: a top-level enum definition
+// type: a top-level enum definition; variable: a top-level definition with an
+// initializer (a patch's `static const struct rb_augment_callbacks cb = {...};`).
+enum class Kind { function, macro, statement, type, variable };
 
 struct Item {
   Kind kind;
@@ -262,6 +264,34 @@ struct Item {
   std::set<std::string> provides;  // a statement: the names it defines
   std::set<std::string> uses;
 };
+
+// The last character of the name a declarator declares, from its `=`: back over
+// array dimensions (`name[2] =`); npos when there is none.
+std::size_t declared_name_end(const std::string& code, std::size_t eq) {
+  std::size_t last = skip_back_space(code, eq);
+  while (last != std::string::npos && code[last] == ']') {
+    const std::size_t open = matching_backward(code, last, '[', ']');
+    last = open == std::string::npos ? open : skip_back_space(code, open);
+  }
+  return last;
+}
+
+// Where a top-level definition with an initializer that starts at `i` ends (its `;`),
+// or npos: the declarator (words, `*`, `[]`) reaches `=` before any `(`, `{` or `;`.
+std::size_t initialized_definition_end(const std::string& code, std::size_t i) {
+  const std::size_t eq = code.find_first_of("=({;", i);
+  if (eq == std::string::npos || code[eq] != '=') return std::string::npos;
+  const std::size_t last = declared_name_end(code, eq);
+  if (last == std::string::npos || !ident_char(code[last])) return std::string::npos;
+  for (std::size_t k = eq + 1; k < code.size(); ++k) {
+    if (code[k] == ';') return k;
+    if (code[k] == '{' || code[k] == '(') {
+      k = matching_forward(code, k, code[k], code[k] == '{' ? '}' : ')');
+      if (k == std::string::npos) return k;
+    }
+  }
+  return std::string::npos;
+}
 
 Item make_item(Kind kind, std::string name, std::size_t file, std::size_t begin, std::size_t end, std::size_t name_pos) {
   Item it{};
@@ -441,6 +471,18 @@ Scanned scan(const Source& src, std::size_t file_index, const Facts* facts = nul
           out.items.push_back(s);
           i = semi;
         }
+      } else if (const std::size_t semi = initialized_definition_end(code, i); semi != std::string::npos) {
+        const std::size_t name_end = declared_name_end(code, code.find('=', i));
+        std::size_t name_begin = name_end + 1;
+        while (name_begin > i && ident_char(code[name_begin - 1])) --name_begin;
+        Item v = make_item(Kind::variable, code.substr(name_begin, name_end + 1 - name_begin), file_index,
+                           line_start(code, i), semi + 1, name_begin);
+        v.active = active();
+        v.provides.insert(v.name);
+        v.uses = references(code.substr(i, semi - i));
+        v.uses.erase(v.name);
+        out.items.push_back(v);
+        i = semi;
       }
     }
   }
@@ -552,7 +594,7 @@ Result extract(const Request& request) {
   for (Scanned& f : files)
     for (Item& it : f.items) {
       if (!it.active) continue;
-      if (it.kind == Kind::type) {
+      if (it.kind == Kind::type || it.kind == Kind::variable) {
         for (const std::string& p : it.provides) by_name[p].push_back(&it);
         continue;
       }

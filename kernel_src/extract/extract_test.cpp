@@ -134,3 +134,23 @@ TEST_CASE("a wrapper the harness defines for another shape of the function does 
   CHECK(has(r.c_text, "static int\nleaf(int x)\n{"));  // the tree's, under its own name
   CHECK(has(r.config_h, "#define KSRC_NARGS_leaf 1\n"));
 }
+
+// A patch may add data: a callbacks table whose initializer names functions, and a
+// scalar. Both are taken when reached (after the prototypes they need), not otherwise.
+TEST_CASE("a top-level definition with an initializer is extracted when reached", "[ksrc_extract]") {
+  const char* tree =
+      "static void spin(struct n *x) { x->turns++; }\n"
+      "static const struct ops table = {\n"
+      "  .turn = spin,\n"
+      "  .twice = { 1, 2 },\n"
+      "};\n"
+      "static int limit[2] = { 3, 4 };\n"
+      "static unsigned long unused_scalar = 7;\n"
+      "int entry(struct n *x) { table.turn(x); return limit[1]; }\n";
+  const Result r = extract(request(tree, "int ksrc_entry(struct n *x) { return entry(x); }\n"));
+  CHECK(r.functions == std::vector<std::string>{"entry", "spin"});
+  CHECK(has(r.c_text, "static const struct ops table = {\n  .turn = spin,\n  .twice = { 1, 2 },\n};"));
+  CHECK(has(r.c_text, "static int limit[2] = { 3, 4 };"));
+  CHECK_FALSE(has(r.c_text, "unused_scalar"));
+  CHECK(r.c_text.find("static void spin(struct n *x);") < r.c_text.find("static const struct ops table"));
+}
