@@ -11,6 +11,8 @@
 
 #include "cli/commands.h"
 #include "cli/corpus_suite.h"
+#include "cli/kernel_tree_option.h"
+#include "replay/kernel_tree.h"
 #include "replay/replay.h"
 #include "replay/vocabulary.h"
 #include "runner/saved_trace.h"
@@ -26,6 +28,7 @@ struct CorpusFlags {
   std::string folder;                // add: default by folder_for
   std::vector<std::string> folders;  // check: default kCorpusFolders
   bool without_kernel_src = false;   // check: as a build without kernel-src would
+  std::string kernel_tree;           // check: replay on this tree (default folder: its release's)
 };
 
 // Names tried before giving up: 1000 files of one property and hash is a bug.
@@ -108,6 +111,20 @@ int check(const CorpusFlags& f) {
     std::cerr << fmt::format("{}: no such corpus directory\n", f.root);
     return 2;
   }
+  if (!f.kernel_tree.empty()) {
+    if (f.without_kernel_src) {
+      std::cerr << "--kernel-tree runs the kernel-src model: it cannot go with --without-kernel-src\n";
+      return 2;
+    }
+    if (const int rc = select_kernel_tree(f.kernel_tree); rc != 0) return rc;
+    const std::vector<std::string> folders =
+        f.folders.empty() ? std::vector<std::string>{tree_folder(replay::tree_judged_alone()->version)} : f.folders;
+    CorpusResult r = replay_corpus_on_tree(f.root, folders);
+    r.replay_options = "--kernel-tree " + f.kernel_tree;
+    std::cout << fmt::format("corpus {} on the kernel tree {}: {} traces\n{}", f.root, f.kernel_tree, r.traces(),
+                             corpus_report(r));
+    return static_cast<int>(r.worst);
+  }
   const CorpusResult r = replay_corpus(f.root, f.folders.empty() ? kCorpusFolders : f.folders,
                                        replay::have_kernel_src() && !f.without_kernel_src);
   std::cout << fmt::format("corpus {}: {} traces\n{}", f.root, r.traces(), corpus_report(r));
@@ -133,6 +150,10 @@ Run add_corpus(CLI::App& app) {
   check_cmd->add_flag("--without-kernel-src", f->without_kernel_src,
                       "Skip the traces that need kernel-src, as a build without linux-source-6.12 does (a skip is "
                       "reported, and fails when the environment variable CI is true)");
+  check_cmd->add_option("--kernel-tree", f->kernel_tree,
+                        "Replay on the fair.c of this kernel tree (kernel-src judged by the properties), by default "
+                        "the folder trees/<its release>: what was filed for trees of that release")
+      ->type_name("DIR");
   return [f, add_cmd] { return add_cmd->parsed() ? add(*f) : check(*f); };
 }
 

@@ -111,20 +111,60 @@ std::uint64_t CorpusResult::skipped() const {
   return n;
 }
 
-CorpusResult replay_corpus(const std::string& root, const std::vector<std::string>& folders, bool kernel_src) {
+namespace {
+
+// The suite over `folders`, each trace replayed by `one(path)`.
+template <class ReplayOne>
+CorpusResult replay_folders(const std::string& root, const std::vector<std::string>& folders, ReplayOne&& one) {
   CorpusResult r;
   r.skips_fail = skips_fail();
   for (const std::string& name : folders) {
     CorpusFolder f;
     f.name = name;
     for (const std::string& path : traces_under(std::filesystem::path(root) / name)) {
-      f.traces.push_back(replay_one(path, kernel_src));
+      f.traces.push_back(one(path));
       r.worst = replay::worst(r.worst, f.traces.back().outcome);
       if (!f.traces.back().skipped.empty() && r.skips_fail) r.worst = replay::worst(r.worst, replay::Outcome::failed);
     }
     r.folders.push_back(std::move(f));
   }
   return r;
+}
+
+// One trace on the selected tree: kernel-src, whatever its header's profile (the
+// tree's release decides the forms it is judged by).
+CorpusTrace replay_on_tree(const std::string& path) {
+  CorpusTrace t;
+  t.path = path;
+  std::ifstream in(path);
+  if (!in) {
+    t.outcome = replay::Outcome::bad_input;
+    t.report = fmt::format("{}: cannot open file\n", path);
+    return t;
+  }
+  replay::Options options;
+  options.model = replay::Model::kernel_src;
+  std::ostringstream out, err;
+  t.outcome = replay::replay(in, path, options, out, err);
+  if (t.outcome != replay::Outcome::clean) t.report = out.str() + err.str();
+  return t;
+}
+
+}  // namespace
+
+CorpusResult replay_corpus(const std::string& root, const std::vector<std::string>& folders, bool kernel_src) {
+  return replay_folders(root, folders, [&](const std::string& path) { return replay_one(path, kernel_src); });
+}
+
+std::string tree_folder(const std::string& release) {
+  const std::size_t major_end = release.find('.');
+  const std::size_t minor_end =
+      major_end == std::string::npos ? major_end : release.find_first_not_of("0123456789", major_end + 1);
+  return "trees/" + release.substr(0, minor_end);
+}
+
+CorpusResult replay_corpus_on_tree(const std::string& root, const std::vector<std::string>& folders) {
+  return replay_folders(root, folders, replay_on_tree);
 }
 
 namespace {
@@ -146,8 +186,8 @@ std::string corpus_report(const CorpusResult& r) {
   for (const CorpusFolder& f : r.folders)
     for (const CorpusTrace& t : f.traces)
       if (t.outcome != replay::Outcome::clean)
-        out += fmt::format("\nFAIL {} (exit {})\n{}  eevdf-check replay {}\n", t.path, static_cast<int>(t.outcome),
-                           t.report, t.path);
+        out += fmt::format("\nFAIL {} (exit {})\n{}  eevdf-check replay {}{}\n", t.path, static_cast<int>(t.outcome),
+                           t.report, r.replay_options.empty() ? "" : r.replay_options + " ", t.path);
   if (r.skipped() != 0) {
     out += fmt::format("\n{} traces {}, each needing an engine this build lacks:\n", r.skipped(),
                        r.skips_fail ? "NOT RUN (CI=true: a skip fails)" : "SKIPPED");

@@ -35,6 +35,7 @@ struct CorpusResult {
   // The worst outcome; a skipped trace is a failure when skips_fail.
   replay::Outcome worst = replay::Outcome::clean;
   bool skips_fail = false;
+  std::string replay_options;  // what replays a failing trace alone beside its path ("--kernel-tree DIR")
   std::uint64_t traces() const;
   std::uint64_t passed() const;
   std::uint64_t skipped() const;
@@ -52,6 +53,17 @@ CorpusTrace replay_trace(const std::string& path, const std::string& text, bool 
 // Replays every `*.trace` under `root/<folder>` (recursively, sorted) for each folder.
 CorpusResult replay_corpus(const std::string& root, const std::vector<std::string>& folders,
                            bool kernel_src = replay::have_kernel_src());
+
+// The folder of the traces filed for kernel trees of release line `release` ("6.18.2"
+// -> "trees/6.18", "7.1-rc3" -> "trees/7.1"): what the real code of that line does that
+// the default tree does not show, replayed only on such a tree (`corpus check
+// --kernel-tree DIR`).
+std::string tree_folder(const std::string& release);
+
+// Replays every trace under `root/<folder>` on the kernel tree selected in this process
+// (replay/kernel_tree.h): kernel-src judged by its mirror, with each trace's own
+// expectations.
+CorpusResult replay_corpus_on_tree(const std::string& root, const std::vector<std::string>& folders);
 
 // One line per folder ("bugs: 10 traces, 10 pass", with the skipped ones), then each
 // trace that did not pass with its replay report, then each skipped one and why.
