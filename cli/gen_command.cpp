@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "cli/kernel_tree_option.h"
+#include "replay/kernel_tree.h"
 #include "replay/replay.h"
 #include "runner/kernel_src_oracle.h"
 #include "generator/generator.h"
@@ -88,15 +89,21 @@ Run add_gen(CLI::App& app) {
   cmd->add_option("--hz", f->hz, "Tick rate")->check(CLI::Range(1, 100000));
   cmd->add_option("--mix", f->mix, "Event mix")->check(CLI::IsMember({"tick-heavy", "tick-all-heavy", "wakeup-heavy"}));
   cmd->add_option("--gap-max", f->gap_max_ns, "Longest gap between events in ns (default: a tick)");
-  cmd->add_option("--profile", f->profile, "Semantics profile the trace is valid under (writes `kernel 6.12`)")
-      ->check(CLI::IsMember({"6.18", "6.12"}));
+  CLI::Option* profile =
+      cmd->add_option("--profile", f->profile,
+                      "Semantics profile the trace is valid under (writes `kernel 6.12`; with --kernel-tree: the "
+                      "tree release's)")
+          ->check(CLI::IsMember({"6.18", "6.12"}));
   cmd->add_option("-o,--output", f->output, "Output file (default: stdout)");
   cmd->add_option("--kernel-tree", f->kernel_tree,
                   "Make the trace valid on this kernel tree's kernel-src model (its decisions choose what is legal "
                   "next) instead of on the reference")
       ->type_name("DIR");
-  return [f] {
+  return [f, profile] {
     if (const int rc = select_kernel_tree(f->kernel_tree); rc != 0) return rc;
+    // A tree runs traces of its release's profile (a 6.12 tree: `kernel 6.12`).
+    if (const auto tree = replay::tree_judged_alone(); tree && profile->count() == 0)
+      f->profile = replay::profile_for_release(tree->version);
     return run(*f);
   };
 }

@@ -1,5 +1,6 @@
-// `eevdf-check shrink TRACE [--property P] [--budget 30s] [--stats] [-o FILE]`:
-// flags, files and the report; the work is eevdf::shrinkers::shrink.
+// `eevdf-check shrink TRACE [--property P] [--budget 30s] [--stats] [-o FILE]
+// [--kernel-tree DIR]`: flags, files and the report; the work is
+// eevdf::shrinkers::shrink (on a tree: every candidate judged by the tree's mirror).
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -9,8 +10,10 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/kernel_tree_option.h"
 #include "cli/seconds.h"
 #include "replay/judged.h"
+#include "replay/kernel_tree.h"
 #include "replay/replay.h"
 #include "replay/vocabulary.h"
 #include "shrinkers/shrink.h"
@@ -28,6 +31,7 @@ struct ShrinkFlags {
   bool stats = false;
   std::string output;
   bool force = false;
+  std::string kernel_tree;  // shrink on this tree's fair.c, judged by its mirror
 };
 
 // Why `t` cannot be shrunk toward `property` ("" when it can): the replay's own
@@ -37,6 +41,7 @@ std::string why_not(const std::string& file, const std::string& text, const std:
   std::ostringstream out, err;
   replay::Options o;
   o.keep_going = true;
+  if (replay::tree_judged_alone()) o.model = replay::Model::kernel_src;  // the tree's own verdict
   const replay::Outcome outcome = replay::replay(in, file, o, out, err);
   if (outcome == replay::Outcome::bad_input || outcome == replay::Outcome::internal) return err.str() + out.str();
   return property.empty() ? fmt::format("{}: no property fails on its own (nothing to shrink)\n", file)
@@ -59,8 +64,8 @@ std::string shrunk_text(const trace::Trace& input, const trace::Trace& result, c
   trace::Trace t = shrinkers::with_expectations(result, target);
   t.header.preamble = input.header.preamble;
   if (!t.header.preamble.empty()) t.header.preamble.push_back("");
-  t.header.preamble.push_back(fmt::format(" Shrunk by `eevdf-check shrink {}` from {} to {} events ({}): property {}{}.",
-                                          f.file, s.events_before, s.events_after, s.stopped_because, target.property,
+  t.header.preamble.push_back(fmt::format(" Shrunk by `eevdf-check shrink {}{}` from {} to {} events ({}): property {}{}.",
+                                          f.kernel_tree.empty() ? "" : "--kernel-tree " + f.kernel_tree + " ", f.file, s.events_before, s.events_after, s.stopped_because, target.property,
                                           target.finding && !target.finding->empty()
                                               ? fmt::format(" (known finding {})", *target.finding)
                                               : ""));
@@ -68,6 +73,7 @@ std::string shrunk_text(const trace::Trace& input, const trace::Trace& result, c
 }
 
 int run(const ShrinkFlags& f) {
+  if (const int rc = select_kernel_tree(f.kernel_tree); rc != 0) return rc;
   const double seconds = parse_seconds(f.budget);
   if (seconds < 0) {
     std::cerr << fmt::format("shrink: --budget {}: expected a duration such as 30s, 2m or 500ms\n", f.budget);
@@ -144,6 +150,7 @@ Run add_shrink(CLI::App& app) {
   cmd->add_flag("--stats", f->stats, "Per-pass candidates, accepted, events removed and why it stopped (stderr)");
   cmd->add_option("-o,--output", f->output, "Write the shrunk trace here (default: stdout)");
   cmd->add_flag("--force", f->force, "Overwrite the --output file if it exists");
+  add_kernel_tree_option(cmd, f->kernel_tree);
   return [f] { return run(*f); };
 }
 

@@ -22,6 +22,11 @@
 #include "trace/error.h"
 #include "trace/static_rules.h"
 
+#ifdef EEVDF_HAVE_KERNEL_SRC
+#include "replay/kernel_src_tree_run.h"
+#include "replay/kernel_tree.h"
+#endif
+
 namespace eevdf::shrinkers {
 namespace {
 
@@ -178,7 +183,38 @@ bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
   return true;
 }
 
+#ifdef EEVDF_HAVE_KERNEL_SRC
+// As record, on the tree selected by --kernel-tree (judged by its mirror alone): its
+// failures are the tree's, whatever the reference would say of the same trace.
+bool record_on_tree(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
+  try {
+    if (!declarations_in_range(t.header)) return false;
+    const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
+    if (!replay::why_tree_not_runnable(t.header, config).empty()) return false;
+    replay::KernelSrcTreeRun run(config, replay::make_task_specs(t.header), &sink, properties::Selection{});
+    trace::StaticRules rules(kCandidateFile);
+    for (const trace::BodyStatement& s : t.body) {
+      const trace::Event* e = std::get_if<trace::Event>(&s);
+      if (e == nullptr) continue;
+      if (!names_declared(t.header, *e)) return false;
+      rules.check(*e);
+      if (!run.apply(*e).empty()) return false;
+      for (const properties::Violation& v : run.take_kernel_warns()) sink.violation(v);
+      if (stop_early && sink.first) return true;
+      if (!run.oops().empty()) return true;  // the real code crashed: nothing runs after it
+    }
+    run.finish();
+  } catch (const trace::TraceError&) {
+    return false;
+  }
+  return true;
+}
+#endif
+
 bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
+#ifdef EEVDF_HAVE_KERNEL_SRC
+  if (replay::tree_judged_alone()) return record_on_tree(t, sink, stop_early);
+#endif
   return with_profile(t.header, [&]<class P>() { return record<P>(t, sink, stop_early); });
 }
 
@@ -196,6 +232,9 @@ std::optional<Target> first_failure(const trace::Trace& t, const std::string& pr
   if (is_differential(property)) return differential_failure(t, property);
   FirstRecorder sink(property);
   if (!record(t, sink, true)) return std::nullopt;
+#ifdef EEVDF_HAVE_KERNEL_SRC
+  if (sink.first && replay::tree_judged_alone()) sink.first->kernel_src = true;  // judged on the tree's mirror
+#endif
   // A kernel_warn the reference does not meet may be the real code's (kernel-src).
   if (!sink.first && property == properties::kKernelWarn) return kernel_src_warn_failure(t);
   return sink.first;

@@ -4,7 +4,8 @@
 # it is not). `run --kernel-tree COPY` must report a property judged on the real code
 # (not only kernel_matches_reference, the difference from our model), shrunk to at
 # most 12 events; `diff --kernel-tree COPY --against TREE` must report the difference,
-# shrunk.
+# shrunk; and `shrink --kernel-tree COPY` must shrink a trace generated on the copy
+# to a trace that still fails there, judged by the copy's properties.
 # Usage: mutant.sh <eevdf-check> <default tree> <scratch dir>
 set -euo pipefail
 check=$1 tree=$2 scratch=$3
@@ -38,3 +39,16 @@ status=0
 grep -qE '^shrunk [0-9]+ -> [0-9]+ events' "$scratch/diff.txt" || { cat "$scratch/diff.txt"; echo "diff: nothing shrunk"; exit 1; }
 grep -qE '^result: DIFFERENT' "$scratch/diff.txt" || { cat "$scratch/diff.txt"; echo "diff: no difference"; exit 1; }
 echo "diff: $(grep -E '^shrunk' "$scratch/diff.txt")"
+
+"$check" gen --kernel-tree "$copy" --seed 3 --events 300 --tasks 5 --sockets 1 --cores 2 -o "$scratch/gen.trace" \
+  2> "$scratch/gen.txt" || { cat "$scratch/gen.txt"; echo "gen on the mutant failed"; exit 1; }
+status=0
+"$check" shrink --kernel-tree "$copy" --budget 20s "$scratch/gen.trace" -o "$scratch/shrunk.trace" \
+  > "$scratch/shrink.txt" 2>&1 || status=$?
+[ "$status" = 0 ] || { cat "$scratch/shrink.txt"; echo "shrink: exit $status, expected 0"; exit 1; }
+events=$(grep -cE '^@' "$scratch/shrunk.trace")
+[ "$events" -le 12 ] || { cat "$scratch/shrunk.trace"; echo "shrink: $events events, expected <= 12"; exit 1; }
+grep -q '^expect violation ' "$scratch/shrunk.trace" || { cat "$scratch/shrunk.trace"; echo "shrink: no expectation"; exit 1; }
+"$check" replay --kernel-tree "$copy" "$scratch/shrunk.trace" > "$scratch/replay.txt" 2>&1 || {
+  cat "$scratch/shrunk.trace" "$scratch/replay.txt"; echo "the shrunk trace does not replay as it expects on the mutant"; exit 1; }
+echo "shrink: 300 -> $events events, $(grep '^expect violation' "$scratch/shrunk.trace" | head -1)"
