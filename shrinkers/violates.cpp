@@ -156,25 +156,27 @@ Judge judge(const Predicate& predicate) {
 
 namespace {
 
-// Replays all of `t` (stopping at the first recorded violation if `stop_early`);
-// false when `t` is invalid.
-template <class P>
-bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
+// Replays all of `t` through the run `make_run(config)` makes (stopping at the first
+// recorded violation if `stop_early`); false when `t` is invalid. `after(run)` runs
+// after each event and says whether nothing can follow (a crash of the real code).
+template <class MakeRun, class After>
+bool record_with(const trace::Trace& t, FirstRecorder& sink, bool stop_early, MakeRun&& make_run, After&& after) {
   try {
     if (!declarations_in_range(t.header)) return false;
     const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
-    replay::CheckedRun<model::KernelArith, P> run(config, replay::make_task_specs(t.header), sink,
-                                                  properties::Selection{});
+    auto run = make_run(config);
+    if (!run) return false;
     trace::StaticRules rules(kCandidateFile);
     for (const trace::BodyStatement& s : t.body) {
       const trace::Event* e = std::get_if<trace::Event>(&s);
       if (e == nullptr) continue;
       if (!names_declared(t.header, *e)) return false;
       rules.check(*e);
-      if (!run.apply(*e).empty()) return false;
-      if (stop_early && sink.first) return true;
+      if (!run->apply(*e).empty()) return false;
+      const bool ended = after(*run);
+      if ((stop_early && sink.first) || ended) return true;
     }
-    run.finish();
+    run->finish();
   } catch (const trace::TraceError&) {
     return false;
   } catch (const InternalError&) {
@@ -183,31 +185,33 @@ bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
   return true;
 }
 
+template <class P>
+bool record(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
+  return record_with(
+      t, sink, stop_early,
+      [&](const model::Config& config) {
+        return std::make_unique<replay::CheckedRun<model::KernelArith, P>>(config, replay::make_task_specs(t.header),
+                                                                           sink, properties::Selection{});
+      },
+      [](const auto&) { return false; });
+}
+
 #ifdef EEVDF_HAVE_KERNEL_SRC
 // As record, on the tree selected by --kernel-tree (judged by its mirror alone): its
 // failures are the tree's, whatever the reference would say of the same trace.
 bool record_on_tree(const trace::Trace& t, FirstRecorder& sink, bool stop_early) {
-  try {
-    if (!declarations_in_range(t.header)) return false;
-    const model::Config config = replay::make_config(t.header, replay::Options{}, kCandidateFile);
-    if (!replay::why_tree_not_runnable(t.header, config).empty()) return false;
-    replay::KernelSrcTreeRun run(config, replay::make_task_specs(t.header), &sink, properties::Selection{});
-    trace::StaticRules rules(kCandidateFile);
-    for (const trace::BodyStatement& s : t.body) {
-      const trace::Event* e = std::get_if<trace::Event>(&s);
-      if (e == nullptr) continue;
-      if (!names_declared(t.header, *e)) return false;
-      rules.check(*e);
-      if (!run.apply(*e).empty()) return false;
-      for (const properties::Violation& v : run.take_kernel_warns()) sink.violation(v);
-      if (stop_early && sink.first) return true;
-      if (!run.oops().empty()) return true;  // the real code crashed: nothing runs after it
-    }
-    run.finish();
-  } catch (const trace::TraceError&) {
-    return false;
-  }
-  return true;
+  return record_with(
+      t, sink, stop_early,
+      [&](const model::Config& config) {
+        return replay::why_tree_not_runnable(t.header, config).empty()
+                   ? std::make_unique<replay::KernelSrcTreeRun>(config, replay::make_task_specs(t.header), &sink,
+                                                                properties::Selection{})
+                   : nullptr;
+      },
+      [&](replay::KernelSrcTreeRun& run) {
+        for (const properties::Violation& v : run.take_kernel_warns()) sink.violation(v);
+        return !run.oops().empty();  // the real code crashed: nothing runs after it
+      });
 }
 #endif
 
