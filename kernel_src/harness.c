@@ -166,14 +166,28 @@ static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta) {
 }
 #endif
 
-/* 6.19: v0 := avg_vruntime() (pure there), the sums re-based by the difference. */
+/* 6.19: __enqueue_entity() and __dequeue_entity() re-base v0 := avg_vruntime() (pure
+ * there) in the middle of their tree change; reported once the change is complete, the
+ * entity in (or out of) both the tree and the sums. */
 #if KSRC_HAS_update_zero_vruntime && KSRC_NARGS_update_zero_vruntime == 1 && KSRC_VOID_update_zero_vruntime
-static void update_zero_vruntime(struct cfs_rq *cfs_rq) {
+#define KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT KSRC_SHAPE_V0_BY_TREE_CHANGE
+static void ksrc_tree_changed(struct cfs_rq *cfs_rq, u64 before) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  const s64 delta = (s64)(avg_vruntime(cfs_rq) - cfs_rq->zero_vruntime);
-  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 0);
-  ksrc_real_update_zero_vruntime(cfs_rq);
+  const s64 delta = (s64)(cfs_rq->zero_vruntime - before);
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 1);
 }
+static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const u64 before = cfs_rq->zero_vruntime;
+  ksrc_real___enqueue_entity(cfs_rq, se);
+  ksrc_tree_changed(cfs_rq, before);
+}
+static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const u64 before = cfs_rq->zero_vruntime;
+  ksrc_real___dequeue_entity(cfs_rq, se);
+  ksrc_tree_changed(cfs_rq, before);
+}
+#else
+#define KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT 0
 #endif
 
 /* 6.18.2: min_vruntime moves forward (update_min_vruntime); reported once it moved. */
@@ -449,7 +463,7 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #endif
 #define KSRC_SHAPE                                                                       \
   (KSRC_SHAPE_V0 | KSRC_SHAPE_VPROT_BITS | KSRC_SHAPE_MIN_SLICE_BIT | KSRC_SHAPE_MAX_SLICE_BIT | \
-   KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT)
+   KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT | KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT)
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 

@@ -18,6 +18,8 @@ enum {
   KSRC_SHAPE_SUM_SHIFT = 1u << 5,     /* the sums keep full weights shifted by sum_shift */
   KSRC_SHAPE_H_NR_DELAYED = 1u << 6,  /* cfs_rq->h_nr_delayed exists */
   KSRC_SHAPE_SUM_W_VRUNTIME = 1u << 7, /* the sums are sum_w_vruntime / sum_weight (else avg_vruntime / avg_load) */
+  KSRC_SHAPE_V0_BY_TREE_CHANGE = 1u << 8, /* zero_vruntime is re-based by __enqueue_entity / __dequeue_entity
+                                             (else inside avg_vruntime) */
 };
 
 /* One entity of the runqueue: a tree member (in tree order) or curr. */
