@@ -411,11 +411,11 @@ void BasicKernelSrcMirror<P>::on_block_completed(void* ctx, int cpu, int task) {
 }
 
 // Fired before the re-base, as the model's (the state still has the old v0), or once
-// v0 has moved (`done`: the state has the new one).
+// v0 has moved (`done`: the state has the new one). No point where a placement is
+// complete: __enqueue_entity re-bases v0 before enqueue_entity counts the entity.
 template <class P>
 void BasicKernelSrcMirror<P>::on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
-  m.flush_placed();
   m.load(cpu);
   const KernelArith::value now = m.times_[static_cast<std::size_t>(cpu)].base;
   const KernelArith::value from = done != 0 ? now - KernelArith::from_s64(delta) : now;
