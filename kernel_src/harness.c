@@ -73,11 +73,16 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int fla
 /* pick_next_entity() reads se->sched_delayed of what pick_eevdf() returned at once:
  * NULL there is the real code's NULL dereference. The wakeup check of most trees
  * calls pick_eevdf() itself and only compares; 7.1's goes through pick_next_entity(). */
-static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_entity *se, bool protect) {
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (ksrc_in_pick_task) ksrc_eevdf_picked = 1;
-  if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), 0);
+  /* From 6.19 __pick_eevdf() itself returns an eligible next buddy first (PICK_BUDDY;
+   * in 7.1 when it protects): that is a buddy pick too. Where pick_next_entity() takes
+   * the buddy first (6.12 to 6.18), the pick here meets an eligible buddy only as the
+   * earliest eligible deadline. */
+  const int buddy = se && se == cfs_rq->next && sched_feat(PICK_BUDDY) && protect;
+  if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), buddy);
   /* 7.1's check picks through pick_next_entity(), which completes a delayed pick's
    * dequeue and picks again: only the pick it decides on is its decision. */
   const int picks_again = se && se->sched_delayed && ksrc_in_pick_next_entity;
@@ -91,15 +96,15 @@ static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_enti
  * __pick_eevdf() itself: that is the call wrapped, so both picks are seen once. */
 #if KSRC_HAS___pick_eevdf
 static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
-  return ksrc_picked(cfs_rq, ksrc_real___pick_eevdf(cfs_rq, protect));
+  return ksrc_picked(cfs_rq, ksrc_real___pick_eevdf(cfs_rq, protect), protect);
 }
 #elif KSRC_NARGS_pick_eevdf == 2
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
-  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq, protect));
+  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq, protect), protect);
 }
 #else
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
-  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq));
+  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq), true);
 }
 #endif
 /* Around the real pick_next_entity(): a pick that did not go through pick_eevdf() is
