@@ -68,6 +68,10 @@ struct Env {
   // The rule the implementation's v0 moves by, which a kernel-src tree judged by the
   // 6.18 forms may keep differently from P (sums_consistent).
   V0Rule v0_rule = V0Rule::profile;
+  // The wakeup check limits curr's protection to the shortest queued slice whenever it
+  // picks and does not preempt (RUN_TO_PARITY), not only when PREEMPT_SHORT acted: a
+  // kernel-src tree whose check decides by a preempt action (slice_protection).
+  bool wakeup_limits_protection_always = false;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.
