@@ -61,7 +61,7 @@ TEST_CASE("sums_consistent: v0 re-based by __enqueue_entity / __dequeue_entity",
   // the tree as well it counts twice: b + floor(1024 * 1000000 / 3072) = b + 333333.
   Harness<K> h(kTwoTasks, {"sums_consistent"});
   h.env().v0_rule = eevdf::properties::V0Rule::zero_by_tree_change;
-  h.apply_until(8);
+  h.apply_until(7);
   auto& cfs = h.rq(0).cfs;
   REQUIRE(cfs.curr == &h.task(2).se);
   const K::value b = cfs.curr->vruntime, from = cfs.min_vruntime;
