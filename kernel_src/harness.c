@@ -73,11 +73,16 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int fla
 /* pick_next_entity() reads se->sched_delayed of what pick_eevdf() returned at once:
  * NULL there is the real code's NULL dereference. The wakeup check of most trees
  * calls pick_eevdf() itself and only compares; 7.1's goes through pick_next_entity(). */
-static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_entity *se, bool protect) {
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (ksrc_in_pick_task) ksrc_eevdf_picked = 1;
-  if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), 0);
+  /* From 6.19 __pick_eevdf() itself returns an eligible next buddy first (PICK_BUDDY;
+   * in 7.1 when it protects): that is a buddy pick too. Where pick_next_entity() takes
+   * the buddy first (6.12 to 6.18), the pick here meets an eligible buddy only as the
+   * earliest eligible deadline. */
+  const int buddy = se && se == cfs_rq->next && sched_feat(PICK_BUDDY) && protect;
+  if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), buddy);
   /* 7.1's check picks through pick_next_entity(), which completes a delayed pick's
    * dequeue and picks again: only the pick it decides on is its decision. */
   const int picks_again = se && se->sched_delayed && ksrc_in_pick_next_entity;
@@ -91,15 +96,15 @@ static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_enti
  * __pick_eevdf() itself: that is the call wrapped, so both picks are seen once. */
 #if KSRC_HAS___pick_eevdf
 static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
-  return ksrc_picked(cfs_rq, ksrc_real___pick_eevdf(cfs_rq, protect));
+  return ksrc_picked(cfs_rq, ksrc_real___pick_eevdf(cfs_rq, protect), protect);
 }
 #elif KSRC_NARGS_pick_eevdf == 2
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
-  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq, protect));
+  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq, protect), protect);
 }
 #else
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq) {
-  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq));
+  return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq), true);
 }
 #endif
 /* Around the real pick_next_entity(): a pick that did not go through pick_eevdf() is
@@ -166,14 +171,28 @@ static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta) {
 }
 #endif
 
-/* 6.19: v0 := avg_vruntime() (pure there), the sums re-based by the difference. */
+/* 6.19: __enqueue_entity() and __dequeue_entity() re-base v0 := avg_vruntime() (pure
+ * there) in the middle of their tree change; reported once the change is complete, the
+ * entity in (or out of) both the tree and the sums. */
 #if KSRC_HAS_update_zero_vruntime && KSRC_NARGS_update_zero_vruntime == 1 && KSRC_VOID_update_zero_vruntime
-static void update_zero_vruntime(struct cfs_rq *cfs_rq) {
+#define KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT KSRC_SHAPE_V0_BY_TREE_CHANGE
+static void ksrc_tree_changed(struct cfs_rq *cfs_rq, u64 before) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  const s64 delta = (s64)(avg_vruntime(cfs_rq) - cfs_rq->zero_vruntime);
-  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 0);
-  ksrc_real_update_zero_vruntime(cfs_rq);
+  const s64 delta = (s64)(cfs_rq->zero_vruntime - before);
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 1);
 }
+static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const u64 before = cfs_rq->zero_vruntime;
+  ksrc_real___enqueue_entity(cfs_rq, se);
+  ksrc_tree_changed(cfs_rq, before);
+}
+static void __dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const u64 before = cfs_rq->zero_vruntime;
+  ksrc_real___dequeue_entity(cfs_rq, se);
+  ksrc_tree_changed(cfs_rq, before);
+}
+#else
+#define KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT 0
 #endif
 
 /* 6.18.2: min_vruntime moves forward (update_min_vruntime); reported once it moved. */
@@ -447,9 +466,15 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #else
 #define KSRC_SHAPE_H_NR_DELAYED_BIT 0
 #endif
+#if KSRC_HAS_set_preempt_buddy
+#define KSRC_SHAPE_WAKEUP_LIMITS_BIT KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS
+#else
+#define KSRC_SHAPE_WAKEUP_LIMITS_BIT 0
+#endif
 #define KSRC_SHAPE                                                                       \
   (KSRC_SHAPE_V0 | KSRC_SHAPE_VPROT_BITS | KSRC_SHAPE_MIN_SLICE_BIT | KSRC_SHAPE_MAX_SLICE_BIT | \
-   KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT)
+   KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT | KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT | \
+   KSRC_SHAPE_WAKEUP_LIMITS_BIT)
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 

@@ -18,6 +18,11 @@ enum {
   KSRC_SHAPE_SUM_SHIFT = 1u << 5,     /* the sums keep full weights shifted by sum_shift */
   KSRC_SHAPE_H_NR_DELAYED = 1u << 6,  /* cfs_rq->h_nr_delayed exists */
   KSRC_SHAPE_SUM_W_VRUNTIME = 1u << 7, /* the sums are sum_w_vruntime / sum_weight (else avg_vruntime / avg_load) */
+  KSRC_SHAPE_V0_BY_TREE_CHANGE = 1u << 8, /* zero_vruntime is re-based by __enqueue_entity / __dequeue_entity
+                                             (else inside avg_vruntime) */
+  KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS = 1u << 9, /* the wakeup check decides by its preempt action (set_preempt_buddy
+                                                present): one that does not preempt limits curr's protection to
+                                                the shortest queued slice under RUN_TO_PARITY, whatever the slices */
 };
 
 /* One entity of the runqueue: a tree member (in tree order) or curr. */

@@ -18,8 +18,9 @@
 namespace eevdf::properties {
 
 // The kept sums behind V equal a recount over the tree; load.weight and nr_queued
-// equal a recount over Q; v0 moves only by its profile's rule (Forms<P>: 6.18 forward
-// to min(curr, tree); 6.12 to V inside avg_vruntime, §4.3).
+// equal a recount over Q; v0 moves only by its rule (Env::v0_rule: the profile's,
+// Forms<P>: 6.18 forward to min(curr, tree), 6.12 to V inside avg_vruntime; or a
+// tree's V0ByTreeChange, §4.3).
 template <class A, class P = model::profile_6_18>
 class SumsConsistent final : public Property<A, P> {
  public:
@@ -28,17 +29,11 @@ class SumsConsistent final : public Property<A, P> {
 
   // Not counted here: v0 moves on a touched runqueue, whose after_event_on counts.
   void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
-    typename A::value expected = to;
-    const bool zero = this->env_.v0_by_zero_vruntime;
-    using Zero = Forms<model::profile_6_12>;
-    if (zero ? !Zero::v0_moves_to(cfs, from, to, expected) : !Forms<P>::v0_moves_to(cfs, from, to, expected))
-      this->fail(
-          cfs.rq_->cpu, 0,
-          [&] {
-            return fmt::format("v0 {} -> {}, expected {}", A::to_string(from), A::to_string(to),
-                               A::to_string(expected));
-          },
-          zero ? Zero::v0_rule : Forms<P>::v0_rule);
+    switch (this->env_.v0_rule) {
+      case V0Rule::profile: judge_move<Forms<P>>(cfs, from, to); break;
+      case V0Rule::zero_in_avg_vruntime: judge_move<Forms<model::profile_6_12>>(cfs, from, to); break;
+      case V0Rule::zero_by_tree_change: judge_move<V0ByTreeChange>(cfs, from, to); break;
+    }
     moved_.push_back(cfs.rq_->cpu);
   }
 
@@ -71,8 +66,28 @@ class SumsConsistent final : public Property<A, P> {
     if (last != cfs.min_vruntime && !moved)
       this->fail(
           cpu, 0, [&] { return fmt::format("v0 {} -> {}", A::to_string(last), A::to_string(cfs.min_vruntime)); },
-          this->env_.v0_by_zero_vruntime ? Forms<model::profile_6_12>::v0_where : Forms<P>::v0_where);
+          v0_where());
     last = cfs.min_vruntime;
+  }
+
+  template <class Rule>
+  void judge_move(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) {
+    typename A::value expected = to;
+    if (Rule::v0_moves_to(cfs, from, to, expected)) return;
+    this->fail(
+        cfs.rq_->cpu, 0,
+        [&] {
+          return fmt::format("v0 {} -> {}, expected {}", A::to_string(from), A::to_string(to), A::to_string(expected));
+        },
+        Rule::v0_rule);
+  }
+  std::string_view v0_where() const {
+    switch (this->env_.v0_rule) {
+      case V0Rule::zero_in_avg_vruntime: return Forms<model::profile_6_12>::v0_where;
+      case V0Rule::zero_by_tree_change: return V0ByTreeChange::v0_where;
+      case V0Rule::profile: break;
+    }
+    return Forms<P>::v0_where;
   }
 
   std::vector<typename A::value> v0_last_;  // per CPU, as last seen

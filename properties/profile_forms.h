@@ -138,4 +138,24 @@ struct Forms<model::profile_6_12> : SharedForms<Forms<model::profile_6_12>> {
   static constexpr std::string_view tickless_overflow = known_finding("k612-tickless-eligibility-overflow");
 };
 
+// A tree whose __enqueue_entity / __dequeue_entity re-base zero_vruntime (6.19's
+// one-argument update_zero_vruntime; KSRC_SHAPE_V0_BY_TREE_CHANGE): v0 := avg_vruntime()
+// taken between the sums' update and the rbtree's, judged once the tree change is
+// complete. That mean covers the tree and an on_rq curr: put_prev_entity returns curr
+// to the tree before it clears cfs_rq->curr, so there curr counts twice, as in the walk
+// of Q (the tree holds it and it is the on_rq curr); set_next_entity dequeues with curr
+// cleared. Only the reference point of the sums moves: V does not depend on it.
+struct V0ByTreeChange {
+  template <class A>
+  static bool v0_moves_to(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to,
+                          typename A::value& expected) {
+    expected = brute::avg_vruntime(cfs);
+    return !brute::queued(cfs).empty() && expected == to && to != from;
+  }
+  static constexpr std::string_view v0_rule =
+      "v0 (zero_vruntime) is re-based to V of the tree and curr by __enqueue_entity / __dequeue_entity (§4.3)";
+  static constexpr std::string_view v0_where =
+      "v0 changed outside the re-base of __enqueue_entity / __dequeue_entity (§4.3)";
+};
+
 }  // namespace eevdf::properties

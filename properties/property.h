@@ -48,6 +48,11 @@ class Sink {
 // event can have changed, and the sink.
 // P: the kernel profile of the machine (model/profile.h); the 6.12 forms of the
 // checks that differ read it through Forms<P> (profile_forms.h).
+// How v0 moves: by P's own rule (Forms<P>); as zero_vruntime re-based inside
+// avg_vruntime (Forms<profile_6_12>); or as zero_vruntime re-based by the tree changes
+// of __enqueue_entity / __dequeue_entity (V0ByTreeChange).
+enum class V0Rule { profile, zero_in_avg_vruntime, zero_by_tree_change };
+
 template <class A, class P = model::profile_6_18>
 struct Env {
   using profile = P;
@@ -60,9 +65,13 @@ struct Env {
   const trace::Event* event = nullptr;  // the event being applied (nullptr between events)
   std::vector<int> touched;             // CPUs the current event may have changed
   std::set<int> overflowed;             // runqueues since their no_overflow, until they empty
-  // The implementation's v0 is zero_vruntime whatever P's is (a kernel-src tree 6.19+
-  // judged by the 6.18 forms): it moves by that rule (Forms<profile_6_12>::v0_moves_to).
-  bool v0_by_zero_vruntime = false;
+  // The rule the implementation's v0 moves by, which a kernel-src tree judged by the
+  // 6.18 forms may keep differently from P (sums_consistent).
+  V0Rule v0_rule = V0Rule::profile;
+  // The wakeup check limits curr's protection to the shortest queued slice whenever it
+  // picks and does not preempt (RUN_TO_PARITY), not only when PREEMPT_SHORT acted: a
+  // kernel-src tree whose check decides by a preempt action (slice_protection).
+  bool wakeup_limits_protection_always = false;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

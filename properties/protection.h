@@ -362,13 +362,15 @@ class SliceProtection final : public Property<A, P> {
   }
 
   // §8.2 steps 9-10: PREEMPT_SHORT cancels protection on a preemption and shrinks
-  // it to the shortest queued slice otherwise (RUN_TO_PARITY only).
+  // it to the shortest queued slice otherwise (RUN_TO_PARITY only); where the tree's
+  // check limits it on every check it does not preempt (Env), whatever the slices.
   void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
     State& st = at(rq.cfs);
     const entity* curr = rq.cfs.curr;
     const auto& cfg = this->env_.m.config();
     if (curr == nullptr || st.curr != curr) return;
-    if (!cfg.feat(model::Feature::PREEMPT_SHORT) || !(wakee.slice < curr->slice)) return;
+    const bool short_ = cfg.feat(model::Feature::PREEMPT_SHORT) && wakee.slice < curr->slice;
+    if (!short_ && (preempted || !this->env_.wakeup_limits_protection_always)) return;
     if (preempted) {
       if (st.vprot > curr->vruntime) st.vprot = curr->vruntime;
       st.how = Origin::cancelled;
@@ -420,7 +422,8 @@ class SliceProtection final : public Property<A, P> {
   static std::string origin(const State& st) {
     switch (st.how) {
       case Origin::pick: return fmt::format("set at the pick with slice {} ns", st.slice);
-      case Origin::shrunk: return fmt::format("shrunk by a PREEMPT_SHORT wakeup to slice {} ns", st.slice);
+      case Origin::shrunk:
+        return fmt::format("shrunk by a wakeup check that did not preempt, to slice {} ns", st.slice);
       case Origin::cancelled: return "cancelled by a PREEMPT_SHORT preemption";
     }
     return {};

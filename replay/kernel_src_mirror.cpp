@@ -120,9 +120,11 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   hooks_.protection_set = &BasicKernelSrcMirror::on_protection_set;
   hooks_.block_completed = &BasicKernelSrcMirror::on_block_completed;
   hooks_.v0_moved = &BasicKernelSrcMirror::on_v0_moved;
-  // A vprot tree whose v0 is zero_vruntime (6.19+) moves it by the zero_vruntime rule
-  // (V of the queue), not the 6.18 forms' update_min_vruntime.
-  env_.v0_by_zero_vruntime = (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0;
+  // A vprot tree whose v0 is zero_vruntime (6.19+) moves it by a zero_vruntime rule
+  // (to V), not the 6.18 forms' update_min_vruntime: where its shape says.
+  if ((shape & c::KSRC_SHAPE_V0_BY_TREE_CHANGE) != 0) env_.v0_rule = properties::V0Rule::zero_by_tree_change;
+  else if ((shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0) env_.v0_rule = properties::V0Rule::zero_in_avg_vruntime;
+  env_.wakeup_limits_protection_always = (shape & c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS) != 0;
   hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
   hooks_.wakeup_decided = &BasicKernelSrcMirror::on_wakeup_decided;
   hooks_.delay_entered = &BasicKernelSrcMirror::on_delay_entered;
@@ -410,11 +412,11 @@ void BasicKernelSrcMirror<P>::on_block_completed(void* ctx, int cpu, int task) {
 }
 
 // Fired before the re-base, as the model's (the state still has the old v0), or once
-// v0 has moved (`done`: the state has the new one).
+// v0 has moved (`done`: the state has the new one). No point where a placement is
+// complete: __enqueue_entity re-bases v0 before enqueue_entity counts the entity.
 template <class P>
 void BasicKernelSrcMirror<P>::on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
-  m.flush_placed();
   m.load(cpu);
   const KernelArith::value now = m.times_[static_cast<std::size_t>(cpu)].base;
   const KernelArith::value from = done != 0 ? now - KernelArith::from_s64(delta) : now;

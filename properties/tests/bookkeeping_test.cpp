@@ -54,6 +54,32 @@ TEST_CASE("sums_consistent catches v0 moving outside update_min_vruntime", "[pro
   CHECK(h.sink.count("sums_consistent") >= 1);
 }
 
+TEST_CASE("sums_consistent: v0 re-based by __enqueue_entity / __dequeue_entity", "[properties][bookkeeping]") {
+  // V0ByTreeChange. After the tick at 1 ms task 1 (nice 0, d = X + 0.7 ms) has run
+  // 1 ms and waits at a = b + 1000000; task 2 runs at b. V of the tree and curr is
+  // b + floor(1024 * 1000000 / 2048) = b + 500000. While put_prev_entity holds curr in
+  // the tree as well it counts twice: b + floor(1024 * 1000000 / 3072) = b + 333333.
+  Harness<K> h(kTwoTasks, {"sums_consistent"});
+  h.env().v0_rule = eevdf::properties::V0Rule::zero_by_tree_change;
+  h.apply_until(7);
+  auto& cfs = h.rq(0).cfs;
+  REQUIRE(cfs.curr == &h.task(2).se);
+  const K::value b = cfs.curr->vruntime, from = cfs.min_vruntime;
+  REQUIRE(h.task(1).se.vruntime - b == 1000000);
+  h.checker().v0_moved(cfs, from, b + 500000);
+  CHECK(h.sink.violations.empty());
+  h.checker().v0_moved(cfs, from, b + 333333);  // V of the queue is b + 500000
+  CHECK(h.sink.count("sums_consistent") == 1);
+  h.rq(0).cfs.timeline.insert(cfs.curr);  // put_prev_entity's moment
+  h.checker().v0_moved(cfs, from, b + 333333);
+  CHECK(h.sink.count("sums_consistent") == 1);
+  h.rq(0).cfs.timeline.erase(cfs.curr);
+  // The same move under 6.18's rule (forward to the smallest vruntime, b) is wrong.
+  h.env().v0_rule = eevdf::properties::V0Rule::profile;
+  h.checker().v0_moved(cfs, from, b + 500000);
+  CHECK(h.sink.count("sums_consistent") == 2);
+}
+
 TEST_CASE("counters_consistent catches a wrong nr_running", "[properties][bookkeeping]") {
   Harness<K> h(kTwoTasks, {"counters_consistent"});
   h.apply_until(7);

@@ -377,3 +377,37 @@ task 2 slice=3ms
   ideal.apply_until();
   CHECK(ideal.sink.violations.empty());
 }
+
+TEST_CASE("slice_protection: a tree whose wakeup check always limits protection", "[properties][protection]") {
+  // Env::wakeup_limits_protection_always: a wakeup check that picks and does not
+  // preempt limits curr's protection to the shortest queued slice (RUN_TO_PARITY),
+  // whatever the slices. Task 1 (3 ms) is forked on the idle CPU at X: deadline and
+  // vprot X + 1.5 ms. Task 2 (0.5 ms) wakes at 0.1 ms with lag 0 at V = X + 0.1 ms;
+  // without PREEMPT_SHORT the check keeps protected curr (v1 = X + 0.1 ms). The rule
+  // then sets vprot* = X + 0.1 ms + 0.5 ms = X + 0.6 ms; the 6.18 reference keeps
+  // X + 1.5 ms, so at the tick at 1 ms (v1 = X + 1 ms, before the deadline) it does not
+  // reschedule: exactly one violation under the rule, none under 6.18's.
+  const char* const text = R"(eevdf-trace 1
+topology 1x1
+features NO_PREEMPT_SHORT
+task 1 slice=3ms
+task 2 slice=0.5ms
+@0 fork 2
+@0 sleep 2
+@0 fork 1
+@0.1ms wake 2
+@1ms tick 0
+)";
+  Harness<K> reference(text, {"slice_protection"});
+  reference.apply_until();
+  CHECK(reference.sink.violations.empty());
+  CHECK(reference.rq(0).curr->id == 1);
+  Harness<K> always(text, {"slice_protection"});
+  always.env().wakeup_limits_protection_always = true;
+  always.apply_until(9);
+  CHECK(always.sink.violations.empty());
+  always.apply_until();
+  REQUIRE(always.sink.count("slice_protection") == 1);
+  CHECK(always.sink.violations[0].values.find("shrunk by a wakeup check that did not preempt, to slice 500000 ns") !=
+        std::string::npos);
+}
