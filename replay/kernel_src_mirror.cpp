@@ -225,8 +225,12 @@ void BasicKernelSrcMirror<P>::load_rq(int cpu) {
   r.h_nr_queued = o.rq.h_nr_queued;
   r.h_nr_runnable = static_cast<std::int32_t>(o.rq.h_nr_runnable);
   r.load_weight = o.rq.load_weight;
-  r.sum = o.rq.sum_w_vruntime;
-  r.sum_weight = o.rq.sum_weight;
+  // In the model's scaled-down weights: a sum_shift tree's keep full weights.
+  const bool full = o.has(c::KSRC_SHAPE_SUM_SHIFT);
+  r.sum = full ? model::sum_scaled_down(o.rq.sum_w_vruntime, o.rq.sum_shift) : o.rq.sum_w_vruntime;
+  r.sum_weight = full ? static_cast<std::uint64_t>(model::sum_scaled_down(static_cast<std::int64_t>(o.rq.sum_weight),
+                                                                           o.rq.sum_shift))
+                      : o.rq.sum_weight;
   r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
   r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
   r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
