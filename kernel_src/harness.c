@@ -223,6 +223,12 @@ static void clear_delayed(struct sched_entity *se) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (m && m->placement_done) m->placement_done(m->ctx); /* a requeue's re-placement is complete */
   ksrc_real_clear_delayed(se);
+#if !KSRC_HAS_finish_delayed_dequeue_entity
+  /* A tree without finish_delayed_dequeue_entity() (7.1) completes a delayed dequeue
+   * here, inside dequeue_entity(DEQUEUE_DELAYED): the same point, the same hook. */
+  if (m && m->delay_left && (ksrc_dequeue_flags & DEQUEUE_DELAYED))
+    m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), 0);
+#endif
 }
 #endif
 
