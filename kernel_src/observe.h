@@ -18,6 +18,8 @@ enum {
   KSRC_SHAPE_SUM_SHIFT = 1u << 5,     /* the sums keep full weights shifted by sum_shift */
   KSRC_SHAPE_H_NR_DELAYED = 1u << 6,  /* cfs_rq->h_nr_delayed exists */
   KSRC_SHAPE_SUM_W_VRUNTIME = 1u << 7, /* the sums are sum_w_vruntime / sum_weight (else avg_vruntime / avg_load) */
+  KSRC_SHAPE_LAG_KEEPS_DELAYED = 1u << 8, /* update_entity_lag() returns whether it moved the lag: a delayed
+                                             entity's store keeps max(lag, its stored vlag), <= 0 with DELAY_ZERO */
 };
 
 /* One entity of the runqueue: a tree member (in tree order) or curr. */

@@ -63,6 +63,13 @@ struct Env {
   // The implementation's v0 is zero_vruntime whatever P's is (a kernel-src tree 6.19+
   // judged by the 6.18 forms): it moves by that rule (Forms<profile_6_12>::v0_moves_to).
   bool v0_by_zero_vruntime = false;
+  // update_entity_lag clamps by calc_delta_fair(the largest queued slice + TICK_NSEC)
+  // (a tree that keeps max_slice), not by P's max(2 * slice, TICK_NSEC) (§5.3).
+  bool lag_limit_by_max_slice = false;
+  // update_entity_lag of a delayed entity stores max(its clamped lag, its stored vlag),
+  // then at most 0 with DELAY_ZERO (a tree whose update_entity_lag returns whether it
+  // moved the lag); P's stores the clamped lag and zeroes a positive one at completion.
+  bool delayed_lag_keeps_stored = false;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

@@ -52,7 +52,8 @@ properties::Selection reference_selection(const properties::Selection& user) {
 std::string_view forms_for_shape(unsigned shape) {
   // Debian's 6.12: zero_vruntime (the back-port), protection stashed in vlag, the
   // sums in scaled-down weights.
-  const unsigned vprot_only = c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE | c::KSRC_SHAPE_SUM_SHIFT;
+  const unsigned vprot_only = c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE | c::KSRC_SHAPE_SUM_SHIFT |
+                              c::KSRC_SHAPE_LAG_KEEPS_DELAYED;
   if ((shape & c::KSRC_SHAPE_VPROT) == 0)
     return (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0 && (shape & vprot_only) == 0 ? model::profile_6_12::name
                                                                                   : std::string_view{};
@@ -123,6 +124,8 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   // A vprot tree whose v0 is zero_vruntime (6.19+) moves it by the zero_vruntime rule
   // (V of the queue), not the 6.18 forms' update_min_vruntime.
   env_.v0_by_zero_vruntime = (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0;
+  env_.lag_limit_by_max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
+  env_.delayed_lag_keeps_stored = (shape & c::KSRC_SHAPE_LAG_KEEPS_DELAYED) != 0;
   hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
   hooks_.wakeup_decided = &BasicKernelSrcMirror::on_wakeup_decided;
   hooks_.delay_entered = &BasicKernelSrcMirror::on_delay_entered;
