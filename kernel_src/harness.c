@@ -458,9 +458,15 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #else
 #define KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT 0
 #endif
+#if KSRC_HAS_set_preempt_buddy
+#define KSRC_SHAPE_PREEMPT_ACTIONS_BIT KSRC_SHAPE_PREEMPT_ACTIONS
+#else
+#define KSRC_SHAPE_PREEMPT_ACTIONS_BIT 0
+#endif
 #define KSRC_SHAPE                                                                       \
   (KSRC_SHAPE_V0 | KSRC_SHAPE_VPROT_BITS | KSRC_SHAPE_MIN_SLICE_BIT | KSRC_SHAPE_MAX_SLICE_BIT | \
-   KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT | KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT)
+   KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT | KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT | \
+   KSRC_SHAPE_PREEMPT_ACTIONS_BIT)
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 

@@ -20,6 +20,8 @@ enum {
   KSRC_SHAPE_SUM_W_VRUNTIME = 1u << 7, /* the sums are sum_w_vruntime / sum_weight (else avg_vruntime / avg_load) */
   KSRC_SHAPE_LAG_KEEPS_DELAYED = 1u << 8, /* update_entity_lag() returns whether it moved the lag: a delayed
                                              entity's store keeps max(lag, its stored vlag), <= 0 with DELAY_ZERO */
+  KSRC_SHAPE_PREEMPT_ACTIONS = 1u << 9, /* the wakeup check decides by preempt actions (set_preempt_buddy()): a pick
+                                           step that does not preempt updates curr's protection whatever the slices */
 };
 
 /* One entity of the runqueue: a tree member (in tree order) or curr. */

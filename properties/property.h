@@ -70,6 +70,10 @@ struct Env {
   // then at most 0 with DELAY_ZERO (a tree whose update_entity_lag returns whether it
   // moved the lag); P's stores the clamped lag and zeroes a positive one at completion.
   bool delayed_lag_keeps_stored = false;
+  // A wakeup check that reaches its pick and does not preempt updates curr's
+  // protection (RUN_TO_PARITY) whatever the slices (a tree whose check decides by
+  // preempt actions); P's only when PREEMPT_SHORT applies (§8.2 steps 9-10).
+  bool pick_step_updates_protection = false;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

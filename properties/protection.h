@@ -327,7 +327,8 @@ class MinSliceExact final : public Property<A, P> {
 // reached the deadline it had before the charge, or vprot*, this check's own
 // protection limit: set where set_protect_slice runs from the true minimum of the
 // other queued slices (the unscaled base slice with NO_RUN_TO_PARITY), shrunk on a
-// PREEMPT_SHORT wakeup that does not preempt (RUN_TO_PARITY), cancelled by a
+// PREEMPT_SHORT wakeup that does not preempt (RUN_TO_PARITY; on a tree whose pick
+// step updates protection, on any wakeup that reaches its pick), cancelled by a
 // PREEMPT_SHORT preemption, and not renewed when the pick keeps the same task. A
 // renice or setslice of curr sets it again through set_next_entity: where that call
 // protects every pick (the model, 6.18), vprot* is set anew like the kernel's vprot;
@@ -373,13 +374,16 @@ class SliceProtection final : public Property<A, P> {
   }
 
   // §8.2 steps 9-10: PREEMPT_SHORT cancels protection on a preemption and shrinks
-  // it to the shortest queued slice otherwise (RUN_TO_PARITY only).
+  // it to the shortest queued slice otherwise (RUN_TO_PARITY only); where the pick
+  // step updates protection whatever the slices (Env::pick_step_updates_protection),
+  // every pick step that does not preempt shrinks it.
   void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
     State& st = at(rq.cfs);
     const entity* curr = rq.cfs.curr;
     const auto& cfg = this->env_.m.config();
     if (curr == nullptr || st.curr != curr) return;
-    if (!cfg.feat(model::Feature::PREEMPT_SHORT) || !(wakee.slice < curr->slice)) return;
+    const bool short_ = cfg.feat(model::Feature::PREEMPT_SHORT) && wakee.slice < curr->slice;
+    if (!short_ && (preempted || !this->env_.pick_step_updates_protection)) return;
     if (preempted) {
       if (st.vprot > curr->vruntime) st.vprot = curr->vruntime;
       st.how = Origin::cancelled;
@@ -431,7 +435,7 @@ class SliceProtection final : public Property<A, P> {
   static std::string origin(const State& st) {
     switch (st.how) {
       case Origin::pick: return fmt::format("set at the pick with slice {} ns", st.slice);
-      case Origin::shrunk: return fmt::format("shrunk by a PREEMPT_SHORT wakeup to slice {} ns", st.slice);
+      case Origin::shrunk: return fmt::format("shrunk by a wakeup's pick step to slice {} ns", st.slice);
       case Origin::cancelled: return "cancelled by a PREEMPT_SHORT preemption";
     }
     return {};
