@@ -218,6 +218,12 @@ static void set_delayed(struct sched_entity *se) {
 }
 #endif
 
+/* How a completed delayed dequeue left (ksrc_mirror_hooks.delay_left): after the
+ * wakeup check's pick (2), which 7.1 makes through pick_next_entity(), or another (0). */
+static inline int ksrc_delay_done_how(void) {
+  return ksrc_in_pick_next_entity && !ksrc_in_pick_task && ksrc_wakee ? 2 : 0;
+}
+
 #if KSRC_HAS_clear_delayed
 static void clear_delayed(struct sched_entity *se) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
@@ -227,7 +233,7 @@ static void clear_delayed(struct sched_entity *se) {
   /* A tree without finish_delayed_dequeue_entity() (7.1) completes a delayed dequeue
    * here, inside dequeue_entity(DEQUEUE_DELAYED): the same point, the same hook. */
   if (m && m->delay_left && (ksrc_dequeue_flags & DEQUEUE_DELAYED))
-    m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), 0);
+    m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), ksrc_delay_done_how());
 #endif
 }
 #endif
@@ -236,7 +242,7 @@ static void clear_delayed(struct sched_entity *se) {
 static void finish_delayed_dequeue_entity(struct sched_entity *se) {
   ksrc_real_finish_delayed_dequeue_entity(se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->delay_left) m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), 0);
+  if (m && m->delay_left) m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), ksrc_delay_done_how());
 }
 #endif
 

@@ -242,7 +242,8 @@ class DelayedFrozen final : public Property<A, P> {
 };
 
 // delayed_completion (docs/PROPERTIES.md; §10): a delayed entity leaves the delayed state
-// only by the pick that chose it (its dequeue completes: off the queue, and with
+// only by the pick that chose it (the schedule path's, or a tree's wakeup check that
+// picks through pick_next_entity; its dequeue completes: off the queue, and with
 // DELAY_ZERO a stored vlag <= 0), by a wakeup of its task (requeue: still queued; a
 // lag > 0 is re-placed at exactly zero lag, else vruntime and deadline are kept), or
 // by a forced completion (off the queue). The lag at the wakeup is recomputed before
@@ -309,6 +310,7 @@ class DelayedCompletion final : public Property<A, P> {
       case model::delay_exit::by_pick: return left_by_pick(cfs, se);
       case model::delay_exit::by_wake: return left_by_wake(cfs, se);
       case model::delay_exit::by_force: return completed(cfs, se, "forced");
+      case model::delay_exit::by_wakeup_pick: return completed(cfs, se, "by the wakeup check's pick");
     }
   }
 

@@ -443,14 +443,18 @@ void BasicKernelSrcMirror<P>::on_delay_entered(void* ctx, int cpu, int task, int
 }
 
 // As the model: a delayed dequeue's finish counts as by_pick (also when a migrate or
-// renice forces it), a requeue as by_wake.
+// renice forces it), a requeue as by_wake; one after the wakeup check's pick as
+// by_wakeup_pick.
 template <class P>
-void BasicKernelSrcMirror<P>::on_delay_left(void* ctx, int cpu, int task, int by_wake) {
+void BasicKernelSrcMirror<P>::on_delay_left(void* ctx, int cpu, int task, int how) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.load_task(task);  // a finished delayed dequeue left the runqueue
-  m.checker_.delay_left(m.rq(cpu).cfs, m.se(task), by_wake != 0 ? model::delay_exit::by_wake : model::delay_exit::by_pick);
+  m.checker_.delay_left(m.rq(cpu).cfs, m.se(task),
+                        how == 1   ? model::delay_exit::by_wake
+                        : how == 2 ? model::delay_exit::by_wakeup_pick
+                                   : model::delay_exit::by_pick);
 }
 
 template <class P>
