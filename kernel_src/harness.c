@@ -237,11 +237,23 @@ static void set_delayed(struct sched_entity *se) {
 }
 #endif
 
+/* How a completed delayed dequeue left (ksrc_mirror_hooks.delay_left): after the
+ * wakeup check's pick (2), which 7.1 makes through pick_next_entity(), or another (0). */
+static inline int ksrc_delay_done_how(void) {
+  return ksrc_in_pick_next_entity && !ksrc_in_pick_task && ksrc_wakee ? 2 : 0;
+}
+
 #if KSRC_HAS_clear_delayed
 static void clear_delayed(struct sched_entity *se) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (m && m->placement_done) m->placement_done(m->ctx); /* a requeue's re-placement is complete */
   ksrc_real_clear_delayed(se);
+#if !KSRC_HAS_finish_delayed_dequeue_entity
+  /* A tree without finish_delayed_dequeue_entity() (7.1) completes a delayed dequeue
+   * here, inside dequeue_entity(DEQUEUE_DELAYED): the same point, the same hook. */
+  if (m && m->delay_left && (ksrc_dequeue_flags & DEQUEUE_DELAYED))
+    m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), ksrc_delay_done_how());
+#endif
 }
 #endif
 
@@ -249,7 +261,7 @@ static void clear_delayed(struct sched_entity *se) {
 static void finish_delayed_dequeue_entity(struct sched_entity *se) {
   ksrc_real_finish_delayed_dequeue_entity(se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->delay_left) m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), 0);
+  if (m && m->delay_left) m->delay_left(m->ctx, task_of(se)->cpu, ksrc_mirror_task(se), ksrc_delay_done_how());
 }
 #endif
 
@@ -471,10 +483,15 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #else
 #define KSRC_SHAPE_WAKEUP_LIMITS_BIT 0
 #endif
+#if KSRC_HAS_update_entity_lag && !KSRC_VOID_update_entity_lag
+#define KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT KSRC_SHAPE_LAG_KEEPS_DELAYED
+#else
+#define KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT 0
+#endif
 #define KSRC_SHAPE                                                                       \
   (KSRC_SHAPE_V0 | KSRC_SHAPE_VPROT_BITS | KSRC_SHAPE_MIN_SLICE_BIT | KSRC_SHAPE_MAX_SLICE_BIT | \
    KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT | KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT | \
-   KSRC_SHAPE_WAKEUP_LIMITS_BIT)
+   KSRC_SHAPE_WAKEUP_LIMITS_BIT | KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT)
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 

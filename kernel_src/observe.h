@@ -23,6 +23,8 @@ enum {
   KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS = 1u << 9, /* the wakeup check decides by its preempt action (set_preempt_buddy
                                                 present): one that does not preempt limits curr's protection to
                                                 the shortest queued slice under RUN_TO_PARITY, whatever the slices */
+  KSRC_SHAPE_LAG_KEEPS_DELAYED = 1u << 10, /* update_entity_lag() returns whether it moved the lag: a delayed
+                                              entity's store keeps max(lag, its stored vlag), <= 0 with DELAY_ZERO */
 };
 
 /* One entity of the runqueue: a tree member (in tree order) or curr. */

@@ -38,6 +38,14 @@ struct VirtualTimes {
   }
 };
 
+// A runqueue's sum (Σ key*w or Σ w) in the model's scaled-down weights (w >> 10) from
+// a tree's that keep full weights shifted by `sum_shift` (w >> sum_shift, sum_shift
+// <= 10): a task's weight is a multiple of 2^10, so theirs is the model's times
+// 2^(10 - sum_shift), exactly.
+inline std::int64_t sum_scaled_down(std::int64_t sum, unsigned sum_shift) {
+  return sum >> (10 - (sum_shift < 10 ? sum_shift : 10));
+}
+
 // One task as the other implementation holds it (core.c state and its entity).
 struct MirrorTask {
   bool forked = false, exited = false, on_rq = false, in_iowait = false, in_iowait_acct = false;

@@ -11,7 +11,9 @@
 namespace eevdf::model {
 
 // Why an entity leaves the delayed state (§10).
-enum class delay_exit { by_pick, by_wake, by_force };
+// by_wakeup_pick: a kernel-src tree whose wakeup check picks through
+// pick_next_entity() (7.1) completes a delayed pick there; the model never does.
+enum class delay_exit { by_pick, by_wake, by_force, by_wakeup_pick };
 
 // A move of an entity in or out of the tree or curr (§3.3), made with exactly one
 // cfs_rq::generation bump and nothing else: an observer holding a recount of the

@@ -18,6 +18,7 @@
 #include "model/flags.h"
 #include "properties/brute.h"
 #include "properties/findings.h"
+#include "properties/lag.h"
 #include "properties/property.h"
 #include "properties/registry_table.h"
 
@@ -241,11 +242,15 @@ class DelayedFrozen final : public Property<A, P> {
 };
 
 // delayed_completion (docs/PROPERTIES.md; §10): a delayed entity leaves the delayed state
-// only by the pick that chose it (its dequeue completes: off the queue, and with
+// only by the pick that chose it (the schedule path's, or a tree's wakeup check that
+// picks through pick_next_entity; its dequeue completes: off the queue, and with
 // DELAY_ZERO a stored vlag <= 0), by a wakeup of its task (requeue: still queued; a
 // lag > 0 is re-placed at exactly zero lag, else vruntime and deadline are kept), or
 // by a forced completion (off the queue). The lag at the wakeup is recomputed before
-// the event: the requeue does not charge curr first, so V is the same.
+// the event: the requeue does not charge curr first, so V is the same. Where the lag
+// store keeps a delayed entity's stored vlag (Env::delayed_lag_keeps_stored), the
+// requeue stores that lag (lag_detail::stored_lag) and re-places the entity at it
+// iff it is not V - v (within the placement bound; exactly when it is 0).
 template <class A, class P = model::profile_6_18>
 class DelayedCompletion final : public Property<A, P> {
  public:
@@ -260,7 +265,14 @@ class DelayedCompletion final : public Property<A, P> {
     const auto& t = this->env_.m.tasks().at(static_cast<std::size_t>(index));
     if (!t.se.sched_delayed) return;
     const auto& cfs = this->env_.m.rqs().at(static_cast<std::size_t>(t.cpu)).cfs;
-    wake_ = {index, delayed_detail::lag_of(this->env_, cfs, t.se) > 0, false, t.se.vruntime, t.se.deadline};
+    const typename A::value lag = delayed_detail::lag_of(this->env_, cfs, t.se);
+    wake_ = {index, this->env_.m.config().feat(model::Feature::DELAY_ZERO) && lag > 0, {}, false, t.se.vruntime,
+             t.se.deadline};
+    if (this->env_.delayed_lag_keeps_stored) {
+      wake_.target = lag_detail::stored_lag(this->env_, lag, lag_detail::lag_limit(this->env_, cfs, t.se), true,
+                                            t.se.vlag);
+      wake_.replace = wake_.target != lag;
+    }
   }
 
   void picked(const model::rq<A>& rq, const model::sched_entity<A>* se, bool) override {
@@ -281,10 +293,10 @@ class DelayedCompletion final : public Property<A, P> {
     if (se.task != wake_.task || !se.sched_delayed) return;
     this->judged();
     wake_.placed = true;
-    if (delayed_detail::lag_of(this->env_, cfs, se) != 0)
+    if (!at_target(cfs, se))
       this->fail(
           cfs.rq_->cpu, this->env_.id_of(se), [&] { return delayed_detail::lag_text(this->env_, cfs, se); },
-          "a requeue with positive lag places the entity at zero lag (DELAY_ZERO)");
+          replace_rule());
   }
 
   void delay_left(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, model::delay_exit how) override {
@@ -298,6 +310,7 @@ class DelayedCompletion final : public Property<A, P> {
       case model::delay_exit::by_pick: return left_by_pick(cfs, se);
       case model::delay_exit::by_wake: return left_by_wake(cfs, se);
       case model::delay_exit::by_force: return completed(cfs, se, "forced");
+      case model::delay_exit::by_wakeup_pick: return completed(cfs, se, "by the wakeup check's pick");
     }
   }
 
@@ -359,15 +372,15 @@ class DelayedCompletion final : public Property<A, P> {
     }
     if (!se.on_rq || !delayed_detail::queued_on(cfs, se))
       this->fail(cpu, id, "not queued after the requeue", "a woken delayed entity stays on its runqueue");
-    const bool replace = this->env_.m.config().feat(model::Feature::DELAY_ZERO) && wake_.positive;
-    if (replace && (!wake_.placed || delayed_detail::lag_of(this->env_, cfs, se) != 0))
+    const bool replace = wake_.replace;
+    if (replace && (!wake_.placed || !at_target(cfs, se)))
       this->fail(
           cpu, id,
           [&] {
-            return fmt::format("lag > 0 at the wakeup; re-placed: {}; now {}", wake_.placed,
-                               delayed_detail::lag_text(this->env_, cfs, se));
+            return fmt::format("lag to store {} at the wakeup; re-placed: {}; now {}", A::to_string(wake_.target),
+                               wake_.placed, delayed_detail::lag_text(this->env_, cfs, se));
           },
-          "a requeue with positive lag places the entity at zero lag (DELAY_ZERO)");
+          replace_rule());
     if (!replace && (wake_.placed || se.vruntime != wake_.vruntime || se.deadline != wake_.deadline))
       this->fail(
           cpu, id,
@@ -375,12 +388,27 @@ class DelayedCompletion final : public Property<A, P> {
             return fmt::format("vruntime {} -> {}, deadline {} -> {}", A::to_string(wake_.vruntime),
                                A::to_string(se.vruntime), A::to_string(wake_.deadline), A::to_string(se.deadline));
           },
-          "a requeue with lag <= 0 (or without DELAY_ZERO) keeps vruntime and deadline");
+          this->env_.delayed_lag_keeps_stored
+              ? "a requeue that stores its lag V - v unchanged keeps vruntime and deadline"
+              : "a requeue with lag <= 0 (or without DELAY_ZERO) keeps vruntime and deadline");
+  }
+
+  // The requeue's re-placement gives back the lag it stored: 0 exactly (it lands at
+  // V), another value within the placement bound (lag.h).
+  bool at_target(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) const {
+    const typename A::value lag = delayed_detail::lag_of(this->env_, cfs, se);
+    return wake_.target == 0 ? lag == 0 : lag_detail::placement_lag_ok<A>(lag, wake_.target);
+  }
+  const char* replace_rule() const {
+    return this->env_.delayed_lag_keeps_stored
+               ? "a requeue whose stored lag is not V - v re-places the entity at that lag"
+               : "a requeue with positive lag places the entity at zero lag (DELAY_ZERO)";
   }
 
   struct WakeProbe {
     int task = -1;          // the delayed task the current event wakes
-    bool positive = false;  // its lag V - v > 0 just before the requeue
+    bool replace = false;   // the requeue must re-place it (6.18: DELAY_ZERO and lag V - v > 0)
+    typename A::value target{};  // the lag it is re-placed at
     bool placed = false;    // the requeue re-placed it
     typename A::value vruntime{}, deadline{};
   };

@@ -38,6 +38,31 @@ typename A::value lag_limit(const model::sched_entity<A>& se, std::uint64_t tick
   return brute::calc_delta_fair<A>(std::max(2 * se.slice, tick_nsec), se);
 }
 
+// The clamp of the implementation judged (Env::lag_limit_by_max_slice): §5.3's, or
+// calc_delta_fair(the largest slice of Q + TICK_NSEC) of a tree that keeps max_slice
+// (the entity storing its lag is still in Q).
+template <class A, class P>
+typename A::value lag_limit(const Env<A, P>& env, const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) {
+  const std::uint64_t tick = env.m.config().tick_nsec;
+  if (!env.lag_limit_by_max_slice) return lag_limit(se, tick);
+  std::uint64_t max_slice = 0;
+  for_each_queued(cfs, [&](const model::sched_entity<A>& e) { max_slice = std::max(max_slice, e.slice); });
+  return brute::calc_delta_fair<A>(max_slice + tick, se);
+}
+
+// The vlag update_entity_lag stores for a lag `raw`: clamped to ±limit; for a delayed
+// entity under Env::delayed_lag_keeps_stored, at least its stored vlag `before` and,
+// with DELAY_ZERO, at most 0.
+template <class A, class P>
+typename A::value stored_lag(const Env<A, P>& env, const typename A::value& raw, const typename A::value& limit,
+                             bool delayed, const typename A::value& before) {
+  typename A::value v = raw > limit ? limit : (raw < -limit ? -limit : raw);
+  if (!delayed || !env.delayed_lag_keeps_stored) return v;
+  if (v < before) v = before;
+  if (env.m.config().feat(model::Feature::DELAY_ZERO) && v > 0) v = 0;
+  return v;
+}
+
 // The lag V - v of an entity against the queue as it is now (V floored in the
 // kernel arithmetic, exact in the ideal one), from the shared recount.
 template <class A>
@@ -145,7 +170,13 @@ class MigrationPreservesLag final : public Property<A, P> {
   using Property<A, P>::Property;
   std::string_view name() const override { return "migration_preserves_lag"; }
 
-  void before_event(const trace::Event&) override { seen_ = pending_ = false; }
+  // The migrating task's vlag before the event: a delayed entity's stored lag, which
+  // the source's store may keep (Env::delayed_lag_keeps_stored).
+  void before_event(const trace::Event&) override {
+    seen_ = pending_ = false;
+    const int task = lag_detail::event_task(this->env_, trace::Verb::migrate);
+    if (task >= 0) vlag_before_ = this->env_.m.tasks().at(static_cast<std::size_t>(task)).se.vlag;
+  }
 
   // The first store of the event for the migrating task is the source's dequeue.
   void lag_stored(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, const typename A::value& /*raw*/,
@@ -154,14 +185,16 @@ class MigrationPreservesLag final : public Property<A, P> {
     seen_ = true;
     this->judged();
     const typename A::value raw = lag_detail::lag_now(this->env_.facts(cfs), se);
-    const typename A::value limit = lag_detail::lag_limit(se, this->env_.m.config().tick_nsec);
-    const typename A::value expected = raw > limit ? limit : (raw < -limit ? -limit : raw);
+    const typename A::value limit = lag_detail::lag_limit(this->env_, cfs, se);
+    const typename A::value expected = lag_detail::stored_lag(this->env_, raw, limit, se.sched_delayed, vlag_before_);
     if (se.vlag != expected)
       this->fail(
           cfs.rq_->cpu, this->env_.id_of(se),
           [&] {
-            return fmt::format("stored vlag {}, V - v = {}, limit {}: expected {}", A::to_string(se.vlag),
-                               A::to_string(raw), A::to_string(limit), A::to_string(expected));
+            return fmt::format("stored vlag {}, V - v = {}, limit {}{}: expected {}", A::to_string(se.vlag),
+                               A::to_string(raw), A::to_string(limit),
+                               se.sched_delayed ? ", delayed with vlag " + A::to_string(vlag_before_) : "",
+                               A::to_string(expected));
           },
           "a migrating task stores its lag V - v clamped to the §5.3 limit");
     pending_ = true;
@@ -208,6 +241,7 @@ class MigrationPreservesLag final : public Property<A, P> {
   bool seen_ = false, pending_ = false;
   typename A::value stored_{};
   typename A::value rel_{};
+  typename A::value vlag_before_{};
 };
 
 // reweight_preserves_lag (docs/PROPERTIES.md, EEVDF core; docs/MODEL.md §9, §19 renice):

@@ -72,6 +72,13 @@ struct Env {
   // picks and does not preempt (RUN_TO_PARITY), not only when PREEMPT_SHORT acted: a
   // kernel-src tree whose check decides by a preempt action (slice_protection).
   bool wakeup_limits_protection_always = false;
+  // update_entity_lag clamps by calc_delta_fair(the largest queued slice + TICK_NSEC)
+  // (a tree that keeps max_slice), not by P's max(2 * slice, TICK_NSEC) (§5.3).
+  bool lag_limit_by_max_slice = false;
+  // update_entity_lag of a delayed entity stores max(its clamped lag, its stored vlag),
+  // then at most 0 with DELAY_ZERO (a tree whose update_entity_lag returns whether it
+  // moved the lag); P's stores the clamped lag and zeroes a positive one at completion.
+  bool delayed_lag_keeps_stored = false;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

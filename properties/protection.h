@@ -325,12 +325,15 @@ class MinSliceExact final : public Property<A, P> {
 // slice_protection (§5.1 step 6, §7.3, §8.2 steps 9-10, §19): at each update_curr
 // that charges delta > 0 with >= 2 queued, a reschedule is asked iff vruntime has
 // reached the deadline it had before the charge, or vprot*, this check's own
-// protection limit: set at set_next_entity from the true minimum of the other
-// queued slices (the unscaled base slice with NO_RUN_TO_PARITY), shrunk on a
-// PREEMPT_SHORT wakeup that does not preempt (RUN_TO_PARITY), cancelled by a
+// protection limit: set where set_protect_slice runs from the true minimum of the
+// other queued slices (the unscaled base slice with NO_RUN_TO_PARITY), shrunk on a
+// PREEMPT_SHORT wakeup that does not preempt (RUN_TO_PARITY; on a tree whose wakeup
+// check always limits it, on any check that picks and does not preempt), cancelled by a
 // PREEMPT_SHORT preemption, and not renewed when the pick keeps the same task. A
-// renice or setslice of curr needs no exemption here: it goes through
-// set_next_entity, where vprot* is set again like the kernel's vprot.
+// renice or setslice of curr sets it again through set_next_entity: where that call
+// protects every pick (the model, 6.18), vprot* is set anew like the kernel's vprot;
+// where it protects only a first set (set_next_entity(..., first), 7.0+), the same
+// curr set again keeps its vprot* (an absolute virtual time, as the kernel's vprot).
 template <class A, class P = model::profile_6_18>
 class SliceProtection final : public Property<A, P> {
  public:
@@ -340,11 +343,20 @@ class SliceProtection final : public Property<A, P> {
   explicit SliceProtection(Env<A, P>& env) : Property<A, P>(env), cpus_(env.m.rqs().size()) {}
   std::string_view name() const override { return "slice_protection"; }
 
-  // §7.3 set_protect_slice, recomputed: se has not left the tree yet; curr is NULL.
+  // §7.3 set_next_entity: curr is `se` from here; its protection is what
+  // set_protect_slice sets next, or, for the same curr set again without that call,
+  // the one it had.
   void set_next(const model::cfs_rq<A>& cfs, const entity& se) override {
     State& st = at(cfs);
-    st = State{};
+    if (st.curr != &se || !se.on_rq) st = State{};
     if (!se.on_rq) return;  // no protection is set (§7.3)
+    st.curr = &se;
+    st.deadline = se.deadline;
+  }
+
+  // §7.3 set_protect_slice, recomputed: se has left the tree; curr is NULL.
+  void protection_set(const model::cfs_rq<A>& cfs, const entity& se, std::uint64_t) override {
+    State& st = at(cfs);
     const auto& cfg = this->env_.m.config();
     const std::uint64_t others = cfg.feat(model::Feature::RUN_TO_PARITY)
                                      ? this->env_.facts(cfs).min_slice_except(&se)

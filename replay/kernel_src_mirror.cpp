@@ -52,7 +52,8 @@ properties::Selection reference_selection(const properties::Selection& user) {
 std::string_view forms_for_shape(unsigned shape) {
   // Debian's 6.12: zero_vruntime (the back-port), protection stashed in vlag, the
   // sums in scaled-down weights.
-  const unsigned vprot_only = c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE | c::KSRC_SHAPE_SUM_SHIFT;
+  const unsigned vprot_only = c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE | c::KSRC_SHAPE_SUM_SHIFT |
+                              c::KSRC_SHAPE_LAG_KEEPS_DELAYED | c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS;
   if ((shape & c::KSRC_SHAPE_VPROT) == 0)
     return (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0 && (shape & vprot_only) == 0 ? model::profile_6_12::name
                                                                                   : std::string_view{};
@@ -125,6 +126,8 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   if ((shape & c::KSRC_SHAPE_V0_BY_TREE_CHANGE) != 0) env_.v0_rule = properties::V0Rule::zero_by_tree_change;
   else if ((shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0) env_.v0_rule = properties::V0Rule::zero_in_avg_vruntime;
   env_.wakeup_limits_protection_always = (shape & c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS) != 0;
+  env_.lag_limit_by_max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
+  env_.delayed_lag_keeps_stored = (shape & c::KSRC_SHAPE_LAG_KEEPS_DELAYED) != 0;
   hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
   hooks_.wakeup_decided = &BasicKernelSrcMirror::on_wakeup_decided;
   hooks_.delay_entered = &BasicKernelSrcMirror::on_delay_entered;
@@ -227,8 +230,12 @@ void BasicKernelSrcMirror<P>::load_rq(int cpu) {
   r.h_nr_queued = o.rq.h_nr_queued;
   r.h_nr_runnable = static_cast<std::int32_t>(o.rq.h_nr_runnable);
   r.load_weight = o.rq.load_weight;
-  r.sum = o.rq.sum_w_vruntime;
-  r.sum_weight = o.rq.sum_weight;
+  // In the model's scaled-down weights: a sum_shift tree's keep full weights.
+  const bool full = o.has(c::KSRC_SHAPE_SUM_SHIFT);
+  r.sum = full ? model::sum_scaled_down(o.rq.sum_w_vruntime, o.rq.sum_shift) : o.rq.sum_w_vruntime;
+  r.sum_weight = full ? static_cast<std::uint64_t>(model::sum_scaled_down(static_cast<std::int64_t>(o.rq.sum_weight),
+                                                                           o.rq.sum_shift))
+                      : o.rq.sum_weight;
   r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
   r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
   r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
@@ -437,14 +444,18 @@ void BasicKernelSrcMirror<P>::on_delay_entered(void* ctx, int cpu, int task, int
 }
 
 // As the model: a delayed dequeue's finish counts as by_pick (also when a migrate or
-// renice forces it), a requeue as by_wake.
+// renice forces it), a requeue as by_wake; one after the wakeup check's pick as
+// by_wakeup_pick.
 template <class P>
-void BasicKernelSrcMirror<P>::on_delay_left(void* ctx, int cpu, int task, int by_wake) {
+void BasicKernelSrcMirror<P>::on_delay_left(void* ctx, int cpu, int task, int how) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.load(cpu);
   m.load_task(task);  // a finished delayed dequeue left the runqueue
-  m.checker_.delay_left(m.rq(cpu).cfs, m.se(task), by_wake != 0 ? model::delay_exit::by_wake : model::delay_exit::by_pick);
+  m.checker_.delay_left(m.rq(cpu).cfs, m.se(task),
+                        how == 1   ? model::delay_exit::by_wake
+                        : how == 2 ? model::delay_exit::by_wakeup_pick
+                                   : model::delay_exit::by_pick);
 }
 
 template <class P>

@@ -131,7 +131,7 @@ class BasicKernelSrcMirror final : public MirrorDriver {
   static void on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_);
   static void on_wakeup_decided(void* ctx, int cpu, int task, int preempted);
   static void on_delay_entered(void* ctx, int cpu, int task, int flags);
-  static void on_delay_left(void* ctx, int cpu, int task, int by_wake);
+  static void on_delay_left(void* ctx, int cpu, int task, int how);
 
   kernel_src::Machine& k_;
   Mirror mirror_;

@@ -23,6 +23,7 @@ void CoverageProbe::delay_left(const model::cfs_rq<A>&, const entity&, model::de
     case model::delay_exit::by_pick: hit(Probe::delay_done_by_pick); return;
     case model::delay_exit::by_wake: hit(Probe::delay_done_by_wake); return;
     case model::delay_exit::by_force: return;  // no trace verb forces a delayed dequeue (§10)
+    case model::delay_exit::by_wakeup_pick: return;  // the model's wakeup check never completes one
   }
 }
 

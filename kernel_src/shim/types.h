@@ -239,9 +239,11 @@ struct ksrc_mirror_hooks {
   void (*wakeup_decided)(void *ctx, int cpu, int task, int preempted);
   /* set_delayed() delayed `task` in a dequeue_entity() with `flags` (DEQUEUE_*). */
   void (*delay_entered)(void *ctx, int cpu, int task, int flags);
-  /* `task` left the delayed state: finish_delayed_dequeue_entity() (`by_wake` 0) or
-   * requeue_delayed_entity() (`by_wake` 1) returned. */
-  void (*delay_left)(void *ctx, int cpu, int task, int by_wake);
+  /* `task` left the delayed state: its delayed dequeue completed (finish_delayed_dequeue_entity(),
+   * or clear_delayed() in dequeue_entity(DEQUEUE_DELAYED)) after a pick of the schedule path
+   * (`how` 0) or of the wakeup check (`how` 2, 7.1's pick_next_entity()), or
+   * requeue_delayed_entity() returned (`how` 1). */
+  void (*delay_left)(void *ctx, int cpu, int task, int how);
   /* The driver's __block_task() completed the sleep of `task` (core.c, machine.cpp). */
   void (*block_completed)(void *ctx, int cpu, int task);
   /* set_protect_slice(cfs_rq, se) (a vprot tree) set curr `task`'s protection; the

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "generator/generator.h"
+#include "model/mirror.h"
 #include "model/profiles.h"
 #include "properties/judging.h"
 #include "properties/kernel_src_judged.h"
@@ -195,4 +196,16 @@ TEST_CASE("on generated 6.12 traces the mirror's verdicts are the reference's", 
               evaluated(mirror, "lone_no_resched");
   }
   CHECK(judged > 100);  // the comparison compared judgements, not silence
+}
+
+TEST_CASE("a sum_shift tree's sums are loaded in the model's scaled-down weights", "[kernel_src][mirror]") {
+  // Keys 3 and -5 at nice 0 and -5: the model's weights 1024 and 3121, a tree's full
+  // weights 1024 << 10 and 3121 << 10. The model's sums: 3 * 1024 - 5 * 3121 = -12533
+  // and 4145. Shifted by 0 a tree holds them times 2^10, by 2 times 2^8.
+  using eevdf::model::sum_scaled_down;
+  CHECK(sum_scaled_down(3 * 1048576 - 5 * 3195904, 0) == -12533);
+  CHECK(sum_scaled_down(1048576 + 3195904, 0) == 4145);
+  CHECK(sum_scaled_down(3 * 262144 - 5 * 798976, 2) == -12533);
+  CHECK(sum_scaled_down(262144 + 798976, 2) == 4145);
+  CHECK(sum_scaled_down(3 * 1024 - 5 * 3121, 10) == -12533);
 }

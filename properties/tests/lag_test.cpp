@@ -12,6 +12,7 @@
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "properties/lag.h"
 #include "properties/tests/harness.h"
 
 using eevdf::properties::testing::Harness;
@@ -283,4 +284,41 @@ TEST_CASE("service_conservation recounts every task at the end", "[properties][l
   CHECK(h.sink.violations.empty());
   h.run->finish();
   CHECK(h.sink.count("service_conservation") == 1);
+}
+
+TEST_CASE("the lag store's forms: the max_slice clamp and the delayed store", "[properties][lag]") {
+  // Nice 0 (calc_delta_fair is the identity), HZ 1000: task 1 (3 ms) runs, task 2
+  // (0.3 ms) is queued. §5.3's limit for task 2: max(2 * 0.3 ms, 1 ms) = 1 ms; a
+  // max_slice tree's: the largest queued slice + TICK_NSEC = 3 ms + 1 ms.
+  const char* const text = R"(eevdf-trace 1
+topology 1x1
+hz 1000
+task 1 slice=3ms
+task 2 slice=0.3ms
+@0 fork 1
+@0 fork 2
+)";
+  Harness<K> h(text, {"migration_preserves_lag"});
+  h.apply_until();
+  const auto& cfs = h.run->machine().rqs().at(0).cfs;
+  const auto& se2 = h.run->machine().tasks().at(1).se;
+  auto& env = h.env();
+  CHECK(eevdf::properties::lag_detail::lag_limit(env, cfs, se2) == 1'000'000);
+  env.lag_limit_by_max_slice = true;
+  CHECK(eevdf::properties::lag_detail::lag_limit(env, cfs, se2) == 4'000'000);
+
+  // The store for a lag `raw` within ±100: clamped; a delayed entity whose stored
+  // vlag is -30 keeps at least -30 under delayed_lag_keeps_stored, and at most 0
+  // with DELAY_ZERO (on by default).
+  using eevdf::properties::lag_detail::stored_lag;
+  const K::value limit{100}, before{-30};
+  CHECK(stored_lag(env, K::value{150}, limit, true, before) == 100);
+  CHECK(stored_lag(env, K::value{-150}, limit, true, before) == -100);
+  CHECK(stored_lag(env, K::value{-80}, limit, false, before) == -80);
+  env.delayed_lag_keeps_stored = true;
+  CHECK(stored_lag(env, K::value{-80}, limit, true, before) == -30);
+  CHECK(stored_lag(env, K::value{-10}, limit, true, before) == -10);
+  CHECK(stored_lag(env, K::value{50}, limit, true, before) == 0);
+  CHECK(stored_lag(env, K::value{-80}, limit, false, before) == -80);
+  CHECK(stored_lag(env, K::value{50}, limit, false, before) == 50);
 }

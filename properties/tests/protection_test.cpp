@@ -411,3 +411,37 @@ task 2 slice=0.5ms
   CHECK(always.sink.violations[0].values.find("shrunk by a wakeup check that did not preempt, to slice 500000 ns") !=
         std::string::npos);
 }
+
+TEST_CASE("slice_protection: a curr set again without set_protect_slice keeps its vprot*", "[properties][protection]") {
+  // After `sleep 2` (0.2 ms) task 1 runs from v = v0 (forked at V, never ran) with
+  // deadline v + 1.5 ms and vprot* = v + min(3 ms, 0.3 ms) = v + 0.3 ms (task 2, delayed,
+  // is still queued). Set again as set_next_entity(..., first = false) does (a renice
+  // on 7.0+: no set_protect_slice), it keeps vprot*: at v + 0.4 ms it is unprotected
+  // and before its deadline, so a charge there must reschedule.
+  Harness<K> kept(p1(), {"slice_protection"});
+  kept.apply_until(7);
+  auto& curr = kept.task(1).se;
+  REQUIRE(kept.rq(0).cfs.curr == &curr);
+  const K::value v = curr.vruntime;
+  kept.checker().set_next(kept.rq(0).cfs, curr);
+  curr.vruntime = v + 400'000;
+  kept.changed();
+  kept.checker().charged(kept.rq(0).cfs, curr, 1, false, true);
+  CHECK(kept.sink.violations.empty());
+  kept.checker().charged(kept.rq(0).cfs, curr, 1, false, false);
+  CHECK(kept.sink.count("slice_protection") == 1);
+
+  // With set_protect_slice after it (6.18's set_next_entity) vprot* is set anew from
+  // there: v + 0.4 ms + 0.3 ms, so the same charge must not reschedule.
+  Harness<K> renewed(p1(), {"slice_protection"});
+  renewed.apply_until(7);
+  auto& again = renewed.task(1).se;
+  renewed.checker().set_next(renewed.rq(0).cfs, again);
+  again.vruntime = again.vruntime + 400'000;
+  renewed.changed();
+  renewed.checker().protection_set(renewed.rq(0).cfs, again, 300'000);
+  renewed.checker().charged(renewed.rq(0).cfs, again, 1, false, false);
+  CHECK(renewed.sink.violations.empty());
+  renewed.checker().charged(renewed.rq(0).cfs, again, 1, false, true);
+  CHECK(renewed.sink.count("slice_protection") == 1);
+}
