@@ -73,15 +73,21 @@ static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int fla
 /* pick_next_entity() reads se->sched_delayed of what pick_eevdf() returned at once:
  * NULL there is the real code's NULL dereference. The wakeup check of most trees
  * calls pick_eevdf() itself and only compares; 7.1's goes through pick_next_entity(). */
+#if KSRC_HAS_set_preempt_buddy
+#define KSRC_PICK_TAKES_BUDDY 1
+#else
+#define KSRC_PICK_TAKES_BUDDY 0
+#endif
 static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_entity *se, bool protect) {
   if (ksrc_hooks.picked) ksrc_hooks.picked(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (ksrc_in_pick_task) ksrc_eevdf_picked = 1;
   /* From 6.19 __pick_eevdf() itself returns an eligible next buddy first (PICK_BUDDY;
-   * in 7.1 when it protects): that is a buddy pick too. Where pick_next_entity() takes
-   * the buddy first (6.12 to 6.18), the pick here meets an eligible buddy only as the
-   * earliest eligible deadline. */
-  const int buddy = se && se == cfs_rq->next && sched_feat(PICK_BUDDY) && protect;
+   * in 7.1 when it protects): that is a buddy pick too. Those trees came with the
+   * NEXT_BUDDY rework that added set_preempt_buddy(); where pick_next_entity() takes
+   * the buddy first (6.12 to 6.18, reported by ksrc_picked_next), every pick here is
+   * an EEVDF pick and is judged as one. */
+  const int buddy = KSRC_PICK_TAKES_BUDDY && se && se == cfs_rq->next && sched_feat(PICK_BUDDY) && protect;
   if (m && m->picked && ksrc_in_pick_task) m->picked(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), buddy);
   /* 7.1's check picks through pick_next_entity(), which completes a delayed pick's
    * dequeue and picks again: only the pick it decides on is its decision. */
