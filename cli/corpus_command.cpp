@@ -152,7 +152,7 @@ Run add_corpus(CLI::App& app) {
                       "reported, and fails when the environment variable CI is true)");
   check_cmd->add_option("--kernel-tree", f->kernel_tree,
                         "Replay on the fair.c of this kernel tree (kernel-src judged by the properties), by default "
-                        "the folder trees/<its release>: what was filed for trees of that release")
+                        "the folder findings/trees/<its release line>: what was filed for trees of that line")
       ->type_name("DIR");
   return [f, add_cmd] { return add_cmd->parsed() ? add(*f) : check(*f); };
 }

@@ -19,12 +19,23 @@
 namespace eevdf::cli {
 namespace {
 
-std::vector<std::string> traces_under(const std::filesystem::path& dir) {
+// Every trace under `dir`, sorted. `trees/` folders hold what kernel trees of a
+// release line do (replayed by `corpus check --kernel-tree`): with `skip_trees` they are
+// left out and counted in `for_trees`.
+std::vector<std::string> traces_under(const std::filesystem::path& dir, bool skip_trees, std::uint64_t& for_trees) {
   std::vector<std::string> out;
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec)) return out;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir, ec))
-    if (entry.is_regular_file() && entry.path().extension() == ".trace") out.push_back(entry.path().string());
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); it != std::filesystem::end(it);
+       it.increment(ec)) {
+    if (skip_trees && it->is_directory() && it->path().filename() == kTreesFolder) {
+      std::uint64_t nested = 0;
+      for_trees += traces_under(it->path(), false, nested).size();
+      it.disable_recursion_pending();
+    } else if (it->is_regular_file() && it->path().extension() == ".trace") {
+      out.push_back(it->path().string());
+    }
+  }
   std::sort(out.begin(), out.end());  // the report's order never depends on the file system's
   return out;
 }
@@ -115,13 +126,14 @@ namespace {
 
 // The suite over `folders`, each trace replayed by `one(path)`.
 template <class ReplayOne>
-CorpusResult replay_folders(const std::string& root, const std::vector<std::string>& folders, ReplayOne&& one) {
+CorpusResult replay_folders(const std::string& root, const std::vector<std::string>& folders, bool skip_trees,
+                            ReplayOne&& one) {
   CorpusResult r;
   r.skips_fail = skips_fail();
   for (const std::string& name : folders) {
     CorpusFolder f;
     f.name = name;
-    for (const std::string& path : traces_under(std::filesystem::path(root) / name)) {
+    for (const std::string& path : traces_under(std::filesystem::path(root) / name, skip_trees, f.for_trees)) {
       f.traces.push_back(one(path));
       r.worst = replay::worst(r.worst, f.traces.back().outcome);
       if (!f.traces.back().skipped.empty() && r.skips_fail) r.worst = replay::worst(r.worst, replay::Outcome::failed);
@@ -153,18 +165,18 @@ CorpusTrace replay_on_tree(const std::string& path) {
 }  // namespace
 
 CorpusResult replay_corpus(const std::string& root, const std::vector<std::string>& folders, bool kernel_src) {
-  return replay_folders(root, folders, [&](const std::string& path) { return replay_one(path, kernel_src); });
+  return replay_folders(root, folders, true, [&](const std::string& path) { return replay_one(path, kernel_src); });
 }
 
 std::string tree_folder(const std::string& release) {
   const std::size_t major_end = release.find('.');
   const std::size_t minor_end =
       major_end == std::string::npos ? major_end : release.find_first_not_of("0123456789", major_end + 1);
-  return "trees/" + release.substr(0, minor_end);
+  return fmt::format("findings/{}/{}", kTreesFolder, release.substr(0, minor_end));
 }
 
 CorpusResult replay_corpus_on_tree(const std::string& root, const std::vector<std::string>& folders) {
-  return replay_folders(root, folders, replay_on_tree);
+  return replay_folders(root, folders, false, replay_on_tree);
 }
 
 namespace {
@@ -180,8 +192,11 @@ std::string corpus_report(const CorpusResult& r) {
   for (const CorpusFolder& f : r.folders) {
     const std::uint64_t n = f.traces.size();
     const std::uint64_t failed = n - f.passed() - f.skipped();
-    out += fmt::format("  {:<12} {:>4} traces, {:>4} pass{}{}\n", f.name, n, f.passed(),
-                       failed == 0 ? "" : fmt::format(", {} FAIL", failed), skipped_text(f.skipped(), r.skips_fail));
+    out += fmt::format("  {:<12} {:>4} traces, {:>4} pass{}{}{}\n", f.name, n, f.passed(),
+                       failed == 0 ? "" : fmt::format(", {} FAIL", failed), skipped_text(f.skipped(), r.skips_fail),
+                       f.for_trees == 0 ? ""
+                                        : fmt::format(" ({} more under {}/ for kernel trees: corpus check --kernel-tree)",
+                                                      f.for_trees, kTreesFolder));
   }
   for (const CorpusFolder& f : r.folders)
     for (const CorpusTrace& t : f.traces)

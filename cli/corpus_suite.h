@@ -16,6 +16,10 @@ namespace eevdf::cli {
 // traces not yet filed) only when asked for, and by `run`.
 inline const std::vector<std::string> kCorpusFolders{"scenarios", "bugs", "findings", "regressions"};
 
+// The folder, inside a corpus folder, of what the real code of kernel trees does:
+// `<folder>/trees/<release line>/`. Only `corpus check --kernel-tree` replays it.
+inline constexpr const char* kTreesFolder = "trees";
+
 struct CorpusTrace {
   std::string path;
   replay::Outcome outcome = replay::Outcome::clean;
@@ -26,6 +30,7 @@ struct CorpusTrace {
 struct CorpusFolder {
   std::string name;
   std::vector<CorpusTrace> traces;  // sorted by path
+  std::uint64_t for_trees = 0;      // traces under its trees/ folders, left to `corpus check --kernel-tree`
   std::uint64_t passed() const;     // clean and not skipped
   std::uint64_t skipped() const;
 };
@@ -50,14 +55,15 @@ bool skips_fail();
 // whether kernel-src may be used).
 CorpusTrace replay_trace(const std::string& path, const std::string& text, bool kernel_src = replay::have_kernel_src());
 
-// Replays every `*.trace` under `root/<folder>` (recursively, sorted) for each folder.
+// Replays every `*.trace` under `root/<folder>` (recursively, sorted) for each folder,
+// except those under a trees/ folder (counted in CorpusFolder::for_trees).
 CorpusResult replay_corpus(const std::string& root, const std::vector<std::string>& folders,
                            bool kernel_src = replay::have_kernel_src());
 
-// The folder of the traces filed for kernel trees of release line `release` ("6.18.2"
-// -> "trees/6.18", "7.1-rc3" -> "trees/7.1"): what the real code of that line does that
-// the default tree does not show, replayed only on such a tree (`corpus check
-// --kernel-tree DIR`).
+// The folder of the findings filed for kernel trees of release line `release` ("6.18.2"
+// -> "findings/trees/6.18", "7.1-rc3" -> "findings/trees/7.1"): what the real code of that
+// line does that the default tree does not show, replayed only on such a tree (`corpus
+// check --kernel-tree DIR`).
 std::string tree_folder(const std::string& release);
 
 // Replays every trace under `root/<folder>` on the kernel tree selected in this process

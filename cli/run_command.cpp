@@ -382,7 +382,8 @@ nlohmann::json corpus_json(const RunFlags& f, const CorpusResult& r) {
   j["folders"] = nlohmann::json::object();
   j["failures"] = nlohmann::json::array();
   for (const CorpusFolder& c : r.folders) {
-    j["folders"][c.name] = {{"traces", c.traces.size()}, {"passed", c.passed()}, {"skipped", c.skipped()}};
+    j["folders"][c.name] = {{"traces", c.traces.size()}, {"passed", c.passed()}, {"skipped", c.skipped()},
+                               {"for_kernel_trees", c.for_trees}};
     for (const CorpusTrace& t : c.traces)
       if (t.outcome != replay::Outcome::clean)
         j["failures"].push_back({{"file", t.path}, {"exit", static_cast<int>(t.outcome)}, {"report", t.report}});

@@ -5,10 +5,12 @@
 # (not only kernel_matches_reference, the difference from our model), shrunk to at
 # most 12 events; `diff --kernel-tree COPY --against TREE` must report the difference,
 # shrunk; and `shrink --kernel-tree COPY` must shrink a trace generated on the copy
-# to a trace that still fails there, judged by the copy's properties.
-# Usage: mutant.sh <eevdf-check> <default tree> <scratch dir>
+# to a trace that still fails there, judged by the copy's properties. A corpus whose
+# trace is clean on the default tree must fail on the copy (`corpus check --kernel-tree`
+# replays on the tree given, not on our model).
+# Usage: mutant.sh <eevdf-check> <default tree> <scratch dir> <a corpus clean on the tree>
 set -euo pipefail
-check=$1 tree=$2 scratch=$3
+check=$1 tree=$2 scratch=$3 corpus=$4
 rm -rf "$scratch"
 mkdir -p "$scratch"
 copy=$scratch/mutant
@@ -52,3 +54,9 @@ grep -q '^expect violation ' "$scratch/shrunk.trace" || { cat "$scratch/shrunk.t
 "$check" replay --kernel-tree "$copy" "$scratch/shrunk.trace" > "$scratch/replay.txt" 2>&1 || {
   cat "$scratch/shrunk.trace" "$scratch/replay.txt"; echo "the shrunk trace does not replay as it expects on the mutant"; exit 1; }
 echo "shrink: 300 -> $events events, $(grep '^expect violation' "$scratch/shrunk.trace" | head -1)"
+
+status=0
+"$check" corpus check --corpus "$corpus" --kernel-tree "$copy" > "$scratch/corpus.txt" 2>&1 || status=$?
+[ "$status" = 1 ] || { cat "$scratch/corpus.txt"; echo "corpus check on the mutant: exit $status, expected 1"; exit 1; }
+grep -qE '^FAIL ' "$scratch/corpus.txt" || { cat "$scratch/corpus.txt"; echo "corpus check: no trace failed"; exit 1; }
+echo "corpus check: $(grep -E '^FAIL ' "$scratch/corpus.txt" | head -1)"
