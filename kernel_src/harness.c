@@ -501,7 +501,7 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 
-static void ksrc_observe_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, struct ksrc_obs_entity *e) {
+static void ksrc_observe_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, struct ksrc_obs_entity *e, int derived) {
   e->task = ksrc_task_index_of(se);
   e->left = e->right = -1;
   e->in_tree = 0;
@@ -510,7 +510,7 @@ static void ksrc_observe_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, 
   e->sched_delayed = se->sched_delayed;
   e->rel_deadline = se->rel_deadline;
   e->custom_slice = se->custom_slice;
-  e->eligible = entity_eligible(cfs_rq, se) != 0;
+  e->eligible = derived && entity_eligible(cfs_rq, se) != 0;
   e->vruntime = se->vruntime;
   e->deadline = se->deadline;
   e->slice = se->slice;
@@ -544,8 +544,9 @@ static int ksrc_obs_index(const struct ksrc_obs_rq *out, const struct rb_node *n
 }
 
 /* The runqueue as the tree's own structures hold it: the rbtree walked in order with
- * the tree's rb_first_cached / rb_next, then curr when it is not in the tree. Pure:
- * avg_vruntime() (which re-bases v0) runs on a copy. */
+ * the tree's rb_first_cached / rb_next, then curr when it is not in the tree; the
+ * derived values only when asked (out->ask). Pure: avg_vruntime() (which re-bases v0)
+ * runs on a copy. */
 static void ksrc_observe_rq(struct rq *rq, struct ksrc_obs_rq *out);
 static void ksrc_observe(struct rq *rq, struct ksrc_obs_rq *out) {
   const int was = ksrc_observing;
@@ -579,18 +580,20 @@ static void ksrc_observe_rq(struct rq *rq, struct ksrc_obs_rq *out) {
   out->sum_shift = 0;
 #endif
   out->v0 = cfs_rq->KSRC_CFS_V0;
-  out->V = ksrc_avg_vruntime(rq);
+  const int derived = (out->ask & KSRC_OBS_DERIVED) != 0;
+  out->V = derived ? ksrc_avg_vruntime(rq) : 0;
+  out->root = -1;
   out->n = 0;
   bool curr_in_tree = false;
   for (struct rb_node *node = rb_first_cached(&cfs_rq->tasks_timeline); node && out->n < out->capacity;
        node = rb_next(node)) {
     struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
     struct ksrc_obs_entity *e = &out->entities[out->n++];
-    ksrc_observe_entity(cfs_rq, se, e);
+    ksrc_observe_entity(cfs_rq, se, e, derived);
     e->in_tree = 1;
     curr_in_tree |= se == cfs_rq->curr;
   }
-  {
+  if (derived) {
     /* Children by a second in-order walk: the i-th node is entities[i]. */
     int i = 0;
     for (struct rb_node *node = rb_first_cached(&cfs_rq->tasks_timeline); node && i < out->n; node = rb_next(node), ++i) {
@@ -600,7 +603,7 @@ static void ksrc_observe_rq(struct rq *rq, struct ksrc_obs_rq *out) {
     out->root = ksrc_obs_index(out, cfs_rq->tasks_timeline.rb_root.rb_node);
   }
   if (cfs_rq->curr && !curr_in_tree && out->n < out->capacity)
-    ksrc_observe_entity(cfs_rq, cfs_rq->curr, &out->entities[out->n++]);
+    ksrc_observe_entity(cfs_rq, cfs_rq->curr, &out->entities[out->n++], derived);
 }
 
 static const struct ksrc_api ksrc_api_table = {

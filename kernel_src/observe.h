@@ -27,12 +27,19 @@ enum {
                                               entity's store keeps max(lag, its stored vlag), <= 0 with DELAY_ZERO */
 };
 
+/* What the caller asks for beyond the state (bits of ksrc_obs_rq.ask). The derived
+ * values cost the tree's own computations per runqueue and per entity; the property
+ * mirror, which observes at every wrapped call, reads none of them. */
+enum {
+  KSRC_OBS_DERIVED = 1u << 0, /* V, eligible, the tree's children and root (else 0 and -1) */
+};
+
 /* One entity of the runqueue: a tree member (in tree order) or curr. */
 struct ksrc_obs_entity {
   int task;             /* the driver's task index (task_struct.index) */
-  int left, right;      /* tree children: indices into ksrc_obs_rq.entities (-1: none) */
+  int left, right;      /* tree children: indices into ksrc_obs_rq.entities (-1: none; KSRC_OBS_DERIVED) */
   unsigned char in_tree, is_curr, on_rq, sched_delayed, rel_deadline, custom_slice;
-  unsigned char eligible; /* entity_eligible() of the tree's own code */
+  unsigned char eligible; /* entity_eligible() of the tree's own code (KSRC_OBS_DERIVED) */
   u64 vruntime, deadline, slice;
   u64 weight; /* se->load.weight (full) */
   u32 inv_weight;
@@ -47,7 +54,7 @@ struct ksrc_obs_rq {
   int cpu;
   int curr;                 /* rq->curr's task index, -1: idle */
   int next;                 /* cfs_rq->next's task index, -1: none */
-  int root;                 /* the tree's root: index into entities, -1: empty */
+  int root;                 /* the tree's root: index into entities, -1: empty (KSRC_OBS_DERIVED) */
   int need_resched;
   unsigned rq_nr_running;   /* rq->nr_running */
   unsigned nr_queued;       /* cfs_rq->nr_queued (nr_running before 6.13) */
@@ -57,7 +64,8 @@ struct ksrc_obs_rq {
   u64 sum_weight;           /* cfs_rq->sum_weight (avg_load before 7.0) */
   unsigned sum_shift;       /* KSRC_SHAPE_SUM_SHIFT */
   u64 v0;                   /* zero_vruntime or min_vruntime */
-  u64 V;                    /* avg_vruntime() of the tree's code, run on a copy of the runqueue */
+  u64 V;                    /* avg_vruntime() of the tree's code, run on a copy of the runqueue (KSRC_OBS_DERIVED) */
+  unsigned ask;             /* KSRC_OBS_*: set by the caller */
   int n;                    /* entities filled: the tree in order, then curr when it is not in the tree */
   int capacity;             /* entities' room (the caller's) */
   struct ksrc_obs_entity *entities;

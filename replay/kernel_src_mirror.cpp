@@ -254,7 +254,7 @@ void BasicKernelSrcMirror<P>::load(int cpu) {
 
 template <class P>
 void BasicKernelSrcMirror<P>::observe(int cpu) {
-  k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)]);
+  k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)], /*derived=*/false);  // the load reads none of them
   auto& times = times_[static_cast<std::size_t>(cpu)];
   times = times.moved_to(obs_[static_cast<std::size_t>(cpu)].rq.v0);
 }
