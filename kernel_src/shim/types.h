@@ -189,6 +189,10 @@ struct ksrc_tunables {
   u64 sysctl_sched_migration_cost;
   u64 tick_nsec;
   unsigned features;
+  /* A mutant build's (kernel_src/mutate/schemata.h): the mutant whose copies run (0:
+   * the tree's code) and the count of executions of its mutated statement (NULL: none). */
+  unsigned mutant;
+  unsigned long *mutant_reached;
 };
 
 /* The points where the driver and the observers take part: __block_task (core.c, the
