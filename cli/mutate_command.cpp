@@ -160,9 +160,9 @@ int run(const MutateFlags& f) {
   std::size_t finished = 0;
   const std::vector<runner::MutantOutcome> outcomes =
       runner::analyse_mutants(tree, o, baseline, [&](std::size_t, const runner::MutantOutcome&) {
-        if (!f.json) std::cerr << fmt::format("\r{}/{} mutants   ", ++finished, tree.mutants.size()) << std::flush;
+        std::cerr << fmt::format("\r{}/{} mutants   ", ++finished, tree.mutants.size()) << std::flush;
       });
-  if (!f.json) std::cerr << "\n";
+  std::cerr << "\n";
 
   Counts all;
   std::map<std::string, Counts> by_function, by_operator;
