@@ -203,7 +203,8 @@ int run(const MutateFlags& f) {
                           {"trace", r.trace},
                           {"traces_run", r.traces_run},
                           {"events", r.events},
-                          {"reached", r.reached}};
+                          {"reached", r.reached},
+                          {"ms", r.ms}};  // the one field that differs between two runs
       if (r.verdict == runner::Verdict::survived)
         x["difference"] = {{"trace", r.diff_trace}, {"line", r.diff_line}, {"difference", r.difference},
                            {"shrunk", r.shrunk}};
