@@ -98,14 +98,29 @@ static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_enti
     ksrc_oops(KSRC_OOPS_NULL_PICK ": pick_eevdf() found nothing eligible");
   return se;
 }
+/* The wakeup check's pick step where no do_preempt_short() marks it (the vprot trees):
+ * its pick, once its update_curr() ran and it chose `protect` (false: PREEMPT_SHORT),
+ * before any change of curr's protection, which all follow the pick. */
+static void ksrc_wakeup_pick_step(struct cfs_rq *cfs_rq, bool protect) {
+#if KSRC_HAS_do_preempt_short
+  (void)cfs_rq, (void)protect;
+#else
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  struct rq *rq = rq_of(cfs_rq);
+  if (m && m->wakeup_pick_step && ksrc_wakee && !ksrc_in_pick_task && rq->curr)
+    m->wakeup_pick_step(m->ctx, rq->cpu, rq->curr->index, ksrc_mirror_task(ksrc_wakee), !protect);
+#endif
+}
 /* Where pick_eevdf() forwards to __pick_eevdf() (6.18 to 7.0), the wakeup check calls
  * __pick_eevdf() itself: that is the call wrapped, so both picks are seen once. */
 #if KSRC_HAS___pick_eevdf
 static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
+  ksrc_wakeup_pick_step(cfs_rq, protect);
   return ksrc_picked(cfs_rq, ksrc_real___pick_eevdf(cfs_rq, protect), protect);
 }
 #elif KSRC_NARGS_pick_eevdf == 2
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
+  ksrc_wakeup_pick_step(cfs_rq, protect);
   return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq, protect), protect);
 }
 #else
@@ -489,6 +504,17 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #else
 #define KSRC_SHAPE_WAKEUP_LIMITS_BIT 0
 #endif
+/* The pick the wakeup check makes (pick_eevdf / __pick_eevdf) takes an eligible next
+ * buddy first; KSRC_PICK_BUDDY_PROTECTED: only when it protects curr. */
+#if KSRC_PICK_BUDDY_IN___pick_eevdf || KSRC_PICK_BUDDY_IN_pick_eevdf
+#if KSRC_PICK_BUDDY_PROTECTED
+#define KSRC_SHAPE_WAKEUP_BUDDY_BITS (KSRC_SHAPE_WAKEUP_PICKS_BUDDY | KSRC_SHAPE_BUDDY_ONLY_PROTECTED)
+#else
+#define KSRC_SHAPE_WAKEUP_BUDDY_BITS KSRC_SHAPE_WAKEUP_PICKS_BUDDY
+#endif
+#else
+#define KSRC_SHAPE_WAKEUP_BUDDY_BITS 0
+#endif
 #if KSRC_HAS_update_entity_lag && !KSRC_VOID_update_entity_lag
 #define KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT KSRC_SHAPE_LAG_KEEPS_DELAYED
 #else
@@ -497,7 +523,7 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #define KSRC_SHAPE                                                                       \
   (KSRC_SHAPE_V0 | KSRC_SHAPE_VPROT_BITS | KSRC_SHAPE_MIN_SLICE_BIT | KSRC_SHAPE_MAX_SLICE_BIT | \
    KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT | KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT | \
-   KSRC_SHAPE_WAKEUP_LIMITS_BIT | KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT)
+   KSRC_SHAPE_WAKEUP_LIMITS_BIT | KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT | KSRC_SHAPE_WAKEUP_BUDDY_BITS)
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 

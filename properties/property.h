@@ -72,6 +72,12 @@ struct Env {
   // picks and does not preempt (RUN_TO_PARITY), not only when PREEMPT_SHORT acted: a
   // kernel-src tree whose check decides by a preempt action (slice_protection).
   bool wakeup_limits_protection_always = false;
+  // The wakeup check's pick returns an eligible next buddy before anything else
+  // (PICK_BUDDY), not only the schedule path's pick_next_entity: a kernel-src tree
+  // whose pick_eevdf / __pick_eevdf tests PICK_BUDDY; `wakeup_buddy_only_protected`:
+  // only when that pick protects curr (no PREEMPT_SHORT) (wakeup_preempt_rule).
+  bool wakeup_picks_buddy = false;
+  bool wakeup_buddy_only_protected = false;
   // update_entity_lag clamps by calc_delta_fair(the largest queued slice + TICK_NSEC)
   // (a tree that keeps max_slice), not by P's max(2 * slice, TICK_NSEC) (§5.3).
   bool lag_limit_by_max_slice = false;

@@ -53,7 +53,8 @@ std::string_view forms_for_shape(unsigned shape) {
   // Debian's 6.12: zero_vruntime (the back-port), protection stashed in vlag, the
   // sums in scaled-down weights.
   const unsigned vprot_only = c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE | c::KSRC_SHAPE_SUM_SHIFT |
-                              c::KSRC_SHAPE_LAG_KEEPS_DELAYED | c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS;
+                              c::KSRC_SHAPE_LAG_KEEPS_DELAYED | c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS |
+                              c::KSRC_SHAPE_WAKEUP_PICKS_BUDDY | c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED;
   if ((shape & c::KSRC_SHAPE_VPROT) == 0)
     return (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0 && (shape & vprot_only) == 0 ? model::profile_6_12::name
                                                                                   : std::string_view{};
@@ -67,7 +68,6 @@ properties::TreeTraits tree_traits(unsigned shape, bool reference_lockstep) {
   properties::TreeTraits t;
   t.reference_lockstep = reference_lockstep;
   t.vprot = (shape & c::KSRC_SHAPE_VPROT) != 0;
-  t.wakeup_pick_step = !t.vprot;  // do_preempt_short exists only without vprot (6.12)
   t.sum_shift = (shape & c::KSRC_SHAPE_SUM_SHIFT) != 0;
   t.max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   return t;
@@ -126,6 +126,8 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   if ((shape & c::KSRC_SHAPE_V0_BY_TREE_CHANGE) != 0) env_.v0_rule = properties::V0Rule::zero_by_tree_change;
   else if ((shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0) env_.v0_rule = properties::V0Rule::zero_in_avg_vruntime;
   env_.wakeup_limits_protection_always = (shape & c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS) != 0;
+  env_.wakeup_picks_buddy = (shape & c::KSRC_SHAPE_WAKEUP_PICKS_BUDDY) != 0;
+  env_.wakeup_buddy_only_protected = (shape & c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED) != 0;
   env_.lag_limit_by_max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   env_.delayed_lag_keeps_stored = (shape & c::KSRC_SHAPE_LAG_KEEPS_DELAYED) != 0;
   hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
