@@ -79,6 +79,10 @@ struct Env {
   // then at most 0 with DELAY_ZERO (a tree whose update_entity_lag returns whether it
   // moved the lag); P's stores the clamped lag and zeroes a positive one at completion.
   bool delayed_lag_keeps_stored = false;
+  // The entity's vlag just before the lag store being observed (lag_stored), which a
+  // delayed entity's store may keep (delayed_lag_keeps_stored): set by the caller that
+  // fires the hook where that flag is set.
+  typename A::value vlag_before_store{};
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

@@ -368,19 +368,21 @@ void BasicKernelSrcMirror<P>::on_picked(void* ctx, int cpu, int task, int buddy)
   m.checker_.picked(m.rq(cpu), task < 0 ? nullptr : &m.se(task), buddy != 0);
 }
 
-// The hook's raw lag and V are recounted from the loaded queue (the real code's own
-// are gone with its stack); no property reads them.
+// The hook's raw lag, limit and V are recounted from the loaded queue (the real
+// code's own are gone with its stack); no property reads them. The vlag before the
+// store is what a delayed entity's store may keep (Env::vlag_before_store).
 template <class P>
-void BasicKernelSrcMirror<P>::on_lag_stored(void* ctx, int cpu, int task) {
+void BasicKernelSrcMirror<P>::on_lag_stored(void* ctx, int cpu, int task, std::int64_t vlag_before) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.lag_task_ = task;
   m.load(cpu);
   m.lag_task_ = -1;
   const auto& se = m.se(task);
+  const auto& cfs = m.rq(cpu).cfs;
   const KernelArith::value V = m.env_.facts(cpu).avg_vruntime();
-  m.checker_.lag_stored(m.rq(cpu).cfs, se, V - se.vruntime,
-                        properties::lag_detail::lag_limit(se, m.mirror_.config().tick_nsec), V);
+  m.env_.vlag_before_store = KernelArith::from_s64(vlag_before);
+  m.checker_.lag_stored(cfs, se, V - se.vruntime, properties::lag_detail::lag_limit(m.env_, cfs, se), V);
 }
 
 template <class P>
