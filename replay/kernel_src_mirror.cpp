@@ -107,6 +107,7 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   if (forms_for_shape(shape) != Profile::name)  // make_kernel_src_mirror chose by the shape
     throw UnknownShape(fmt::format("kernel-src's observation shape {:#x} is not the {} forms' shape", shape,
                                    Profile::name));
+  if ((shape & c::KSRC_SHAPE_SUM_SHIFT) != 0) env_.full_weight_sums.resize(static_cast<std::size_t>(k_.ncpus()));
   load_tasks();
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
   if (checker_.empty()) return;
@@ -236,6 +237,9 @@ void BasicKernelSrcMirror<P>::load_rq(int cpu) {
   r.sum_weight = full ? static_cast<std::uint64_t>(model::sum_scaled_down(static_cast<std::int64_t>(o.rq.sum_weight),
                                                                            o.rq.sum_shift))
                       : o.rq.sum_weight;
+  // sums_consistent recounts those in the tree's own terms.
+  if (full) env_.full_weight_sums.at(static_cast<std::size_t>(cpu)) = {true, o.rq.sum_shift, o.rq.sum_w_vruntime,
+                                                                         o.rq.sum_weight};
   r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
   r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
   r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
