@@ -69,7 +69,6 @@ properties::TreeTraits tree_traits(unsigned shape, bool reference_lockstep) {
   t.vprot = (shape & c::KSRC_SHAPE_VPROT) != 0;
   t.wakeup_pick_step = !t.vprot;  // do_preempt_short exists only without vprot (6.12)
   t.sum_shift = (shape & c::KSRC_SHAPE_SUM_SHIFT) != 0;
-  t.max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   return t;
 }
 
