@@ -162,16 +162,18 @@ static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsi
  * the form the mirror reads (6.12's; a tree without it gives the mirror no such call). */
 #if KSRC_HAS_update_entity_lag && KSRC_NARGS_update_entity_lag == 2 && KSRC_VOID_update_entity_lag
 static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const s64 before = se->vlag;
   ksrc_real_update_entity_lag(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
+  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), before);
 }
 #elif KSRC_HAS_update_entity_lag && KSRC_NARGS_update_entity_lag == 2
 /* 7.1: it also says whether the caller must move vruntime. */
 static bool update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const s64 before = se->vlag;
   const bool move = ksrc_real_update_entity_lag(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
+  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), before);
   return move;
 }
 #endif

@@ -63,8 +63,10 @@ struct TreeTraits {
   // reference in lockstep. Any other tree is judged by its mirror alone.
   bool reference_lockstep = true;
   bool vprot = false;              // se->vprot: the 6.18 forms (else 6.12's)
-  bool sum_shift = false;          // the sums keep full weights shifted by sum_shift (7.1)
-  bool max_slice = false;          // the tree keeps max_slice: lag is clamped by it (7.0)
+  // The sums keep full weights shifted by sum_shift (KSRC_SHAPE_SUM_SHIFT). The tree of
+  // that shape also re-bases v0 at a placement heavier than the queue, a rule whose
+  // form is not stated yet.
+  bool sum_shift = false;
 };
 
 // The per-event properties of kJudgedOnKernelSrc a tree with `t` leaves unjudged, and
@@ -72,17 +74,14 @@ struct TreeTraits {
 inline std::vector<KernelSrcGap> tree_gaps(const TreeTraits& t) {
   std::vector<KernelSrcGap> out;
   if (t.sum_shift)
-    out.push_back({"sums_consistent", "the sums in the model's scaled-down weights (this tree keeps full weights "
-                                      "shifted by sum_shift)"});
-  if (t.max_slice)
-    out.push_back({"lag_clamped", "the lag clamp of the model's profiles (this tree clamps lag by max_slice)"});
+    out.push_back({"sums_consistent", "the v0 rule of this tree's place_entity (v0 re-based to the placed entity's "
+                                      "vruntime when its weight exceeds the queue's)"});
   return out;
 }
 
 constexpr bool judged_on_tree(std::string_view name, const TreeTraits& t) {
   if (name == "min_slice_exact") return t.vprot;
   if (name == "sums_consistent") return !t.sum_shift;
-  if (name == "lag_clamped") return !t.max_slice;
   for (const std::string_view p : kJudgedOnKernelSrc)
     if (p == name) return true;
   return false;

@@ -44,6 +44,15 @@ class Sink {
   virtual void measure(std::string_view name, const std::string& numerator, const std::string& denominator) = 0;
 };
 
+// A runqueue's sums as a tree keeps them in full weights, each shifted down by the
+// tree's own sum_shift (Env::full_weight_sums): Σ key*w and Σ w over the tree.
+struct FullWeightSums {
+  bool kept = false;  // this runqueue's sums were loaded in these terms
+  unsigned shift = 0;
+  std::int64_t sum = 0;
+  std::uint64_t weight = 0;
+};
+
 // What every property sees: the model, where the replay is, which CPUs the current
 // event can have changed, and the sink.
 // P: the kernel profile of the machine (model/profile.h); the 6.12 forms of the
@@ -85,6 +94,14 @@ struct Env {
   // then at most 0 with DELAY_ZERO (a tree whose update_entity_lag returns whether it
   // moved the lag); P's stores the clamped lag and zeroes a positive one at completion.
   bool delayed_lag_keeps_stored = false;
+  // The entity's vlag just before the lag store being observed (lag_stored), which a
+  // delayed entity's store may keep (delayed_lag_keeps_stored): set by the caller that
+  // fires the hook where that flag is set.
+  typename A::value vlag_before_store{};
+  // Per CPU, where a tree keeps its sums in full weights shifted by its sum_shift:
+  // those sums, which sums_consistent recounts in the tree's terms (the cfs_rq's
+  // avg_vruntime / avg_load then hold them scaled down). Empty: the model's sums.
+  std::vector<FullWeightSums> full_weight_sums;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

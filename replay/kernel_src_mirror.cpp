@@ -69,7 +69,6 @@ properties::TreeTraits tree_traits(unsigned shape, bool reference_lockstep) {
   t.reference_lockstep = reference_lockstep;
   t.vprot = (shape & c::KSRC_SHAPE_VPROT) != 0;
   t.sum_shift = (shape & c::KSRC_SHAPE_SUM_SHIFT) != 0;
-  t.max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   return t;
 }
 
@@ -107,6 +106,7 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   if (forms_for_shape(shape) != Profile::name)  // make_kernel_src_mirror chose by the shape
     throw UnknownShape(fmt::format("kernel-src's observation shape {:#x} is not the {} forms' shape", shape,
                                    Profile::name));
+  if ((shape & c::KSRC_SHAPE_SUM_SHIFT) != 0) env_.full_weight_sums.resize(static_cast<std::size_t>(k_.ncpus()));
   load_tasks();
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
   if (checker_.empty()) return;
@@ -238,6 +238,9 @@ void BasicKernelSrcMirror<P>::load_rq(int cpu) {
   r.sum_weight = full ? static_cast<std::uint64_t>(model::sum_scaled_down(static_cast<std::int64_t>(o.rq.sum_weight),
                                                                            o.rq.sum_shift))
                       : o.rq.sum_weight;
+  // sums_consistent recounts those in the tree's own terms.
+  if (full) env_.full_weight_sums.at(static_cast<std::size_t>(cpu)) = {true, o.rq.sum_shift, o.rq.sum_w_vruntime,
+                                                                         o.rq.sum_weight};
   r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
   r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
   r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
@@ -370,19 +373,21 @@ void BasicKernelSrcMirror<P>::on_picked(void* ctx, int cpu, int task, int buddy)
   m.checker_.picked(m.rq(cpu), task < 0 ? nullptr : &m.se(task), buddy != 0);
 }
 
-// The hook's raw lag and V are recounted from the loaded queue (the real code's own
-// are gone with its stack); no property reads them.
+// The hook's raw lag, limit and V are recounted from the loaded queue (the real
+// code's own are gone with its stack); no property reads them. The vlag before the
+// store is what a delayed entity's store may keep (Env::vlag_before_store).
 template <class P>
-void BasicKernelSrcMirror<P>::on_lag_stored(void* ctx, int cpu, int task) {
+void BasicKernelSrcMirror<P>::on_lag_stored(void* ctx, int cpu, int task, std::int64_t vlag_before) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.lag_task_ = task;
   m.load(cpu);
   m.lag_task_ = -1;
   const auto& se = m.se(task);
+  const auto& cfs = m.rq(cpu).cfs;
   const KernelArith::value V = m.env_.facts(cpu).avg_vruntime();
-  m.checker_.lag_stored(m.rq(cpu).cfs, se, V - se.vruntime,
-                        properties::lag_detail::lag_limit(se, m.mirror_.config().tick_nsec), V);
+  m.env_.vlag_before_store = KernelArith::from_s64(vlag_before);
+  m.checker_.lag_stored(cfs, se, V - se.vruntime, properties::lag_detail::lag_limit(m.env_, cfs, se), V);
 }
 
 template <class P>

@@ -217,8 +217,8 @@ struct ksrc_mirror_hooks {
   /* The schedule path picked `task`: its pick_eevdf() returned it, or (`buddy`)
    * pick_next_entity() took the eligible next buddy without calling pick_eevdf(). */
   void (*picked)(void *ctx, int cpu, int task, int buddy);
-  /* update_entity_lag() stored se->vlag. */
-  void (*lag_stored)(void *ctx, int cpu, int task);
+  /* update_entity_lag() stored se->vlag; `vlag_before` was se->vlag before the call. */
+  void (*lag_stored)(void *ctx, int cpu, int task, s64 vlag_before);
   /* set_next_entity() is about to make `task` curr. */
   void (*set_next)(void *ctx, int cpu, int task);
   /* set_next_buddy() made `task` the next buddy. */

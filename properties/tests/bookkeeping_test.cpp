@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "model/arith_kernel.h"
+#include "model/mirror.h"
+#include "properties/bookkeeping.h"
 #include "properties/tests/harness.h"
 
 using eevdf::properties::testing::Harness;
@@ -78,6 +80,39 @@ TEST_CASE("sums_consistent: v0 re-based by __enqueue_entity / __dequeue_entity",
   h.env().v0_rule = eevdf::properties::V0Rule::profile;
   h.checker().v0_moved(cfs, from, b + 500000);
   CHECK(h.sink.count("sums_consistent") == 2);
+}
+
+TEST_CASE("sums_consistent on a tree keeping full weights shifted by its sum_shift", "[properties][bookkeeping]") {
+  // After the tick at 1 ms the tree holds task 1 alone (nice 0, full weight 1048576)
+  // at key 1000000 (curr, task 2, runs at v0). Shifted by 3 a tree counts its weight
+  // 1048576 >> 3 = 131072: Σ key*w = 131072000000, Σ w = 131072; unshifted
+  // 1048576000000 and 1048576.
+  using eevdf::properties::FullWeightSums;
+  Harness<K> h(kTwoTasks, {"sums_consistent"});
+  h.apply_until(6);
+  auto& kept = h.env().full_weight_sums;
+  kept = {FullWeightSums{true, 3, 131072000000, 131072}};
+  h.apply_until(7);
+  CHECK(h.sink.violations.empty());
+  const auto recheck = [&](FullWeightSums sums) {
+    kept = {sums};
+    h.touch({0});
+    h.checker().after_event(eevdf::properties::testing::tick_event());
+    return h.sink.count("sums_consistent");
+  };
+  CHECK(recheck({true, 0, 1048576000000, 1048576}) == 0);
+  // One off in Σ key*w: a violation, which the model's scaled-down copy of the sums
+  // (>> 7) would not show.
+  CHECK(eevdf::model::sum_scaled_down(131072000001, 3) == 1024000000);
+  CHECK(recheck({true, 3, 131072000001, 131072}) == 1);
+  CHECK(recheck({true, 3, 131072000000, 131073}) == 2);
+  // The model's own sums are not read then: a drifted avg_load goes unseen.
+  h.rq(0).cfs.avg_load += 1;
+  CHECK(recheck({true, 3, 131072000000, 131072}) == 2);
+  // A shift at which w >> shift < 2 counts 2 (the kernel's floor of a shifted weight).
+  CHECK(eevdf::properties::shifted_sum_weight(1048576, 20) == 2);
+  CHECK(eevdf::properties::shifted_sum_weight(1048576, 19) == 2);
+  CHECK(eevdf::properties::shifted_sum_weight(1048576, 18) == 4);
 }
 
 TEST_CASE("counters_consistent catches a wrong nr_running", "[properties][bookkeeping]") {
