@@ -25,6 +25,9 @@ enum {
                                                 the shortest queued slice under RUN_TO_PARITY, whatever the slices */
   KSRC_SHAPE_LAG_KEEPS_DELAYED = 1u << 10, /* update_entity_lag() returns whether it moved the lag: a delayed
                                               entity's store keeps max(lag, its stored vlag), <= 0 with DELAY_ZERO */
+  KSRC_SHAPE_CALC_DELTA_DIVIDES = 1u << 11, /* __calc_delta divides (delta * weight / lw->weight, 64-bit)
+                                               instead of multiplying by the inverse: __update_inv_weight
+                                               is not reached */
 };
 
 /* What the caller asks for beyond the state (bits of ksrc_obs_rq.ask). The derived

@@ -79,6 +79,9 @@ struct Env {
   // then at most 0 with DELAY_ZERO (a tree whose update_entity_lag returns whether it
   // moved the lag); P's stores the clamped lag and zeroes a positive one at completion.
   bool delayed_lag_keeps_stored = false;
+  // calc_delta_fair divides (delta * NICE_0_LOAD / weight) instead of multiplying by
+  // the inverse weight: a tree whose 64-bit __calc_delta divides (brute::calc_delta_fair).
+  bool calc_delta_divides = false;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.
