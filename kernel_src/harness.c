@@ -522,10 +522,18 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #else
 #define KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT 0
 #endif
+/* The inverse weight is what __calc_delta multiplies by, so a tree whose closure does not
+ * reach __update_inv_weight divides. */
+#if KSRC_HAS___update_inv_weight
+#define KSRC_SHAPE_CALC_DELTA_BIT 0
+#else
+#define KSRC_SHAPE_CALC_DELTA_BIT KSRC_SHAPE_CALC_DELTA_DIVIDES
+#endif
 #define KSRC_SHAPE                                                                       \
   (KSRC_SHAPE_V0 | KSRC_SHAPE_VPROT_BITS | KSRC_SHAPE_MIN_SLICE_BIT | KSRC_SHAPE_MAX_SLICE_BIT | \
    KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT | KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT | \
-   KSRC_SHAPE_WAKEUP_LIMITS_BIT | KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT | KSRC_SHAPE_WAKEUP_BUDDY_BITS)
+   KSRC_SHAPE_WAKEUP_LIMITS_BIT | KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT | KSRC_SHAPE_WAKEUP_BUDDY_BITS | \
+   KSRC_SHAPE_CALC_DELTA_BIT)
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 

@@ -28,6 +28,9 @@ enum {
   KSRC_SHAPE_WAKEUP_PICKS_BUDDY = 1u << 11, /* the wakeup check's pick (pick_eevdf / __pick_eevdf) returns an
                                                eligible next buddy first (PICK_BUDDY) */
   KSRC_SHAPE_BUDDY_ONLY_PROTECTED = 1u << 12, /* ... only when it protects curr (not under PREEMPT_SHORT) */
+  KSRC_SHAPE_CALC_DELTA_DIVIDES = 1u << 13, /* __calc_delta divides (delta * weight / lw->weight, 64-bit)
+                                               instead of multiplying by the inverse: __update_inv_weight
+                                               is not reached */
 };
 
 /* What the caller asks for beyond the state (bits of ksrc_obs_rq.ask). The derived

@@ -44,10 +44,11 @@ typename A::value lag_limit(const model::sched_entity<A>& se, std::uint64_t tick
 template <class A, class P>
 typename A::value lag_limit(const Env<A, P>& env, const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) {
   const std::uint64_t tick = env.m.config().tick_nsec;
-  if (!env.lag_limit_by_max_slice) return lag_limit(se, tick);
+  if (!env.lag_limit_by_max_slice)
+    return brute::calc_delta_fair<A>(std::max(2 * se.slice, tick), se, env.calc_delta_divides);
   std::uint64_t max_slice = 0;
   for_each_queued(cfs, [&](const model::sched_entity<A>& e) { max_slice = std::max(max_slice, e.slice); });
-  return brute::calc_delta_fair<A>(max_slice + tick, se);
+  return brute::calc_delta_fair<A>(max_slice + tick, se, env.calc_delta_divides);
 }
 
 // The vlag update_entity_lag stores for a lag `raw`: clamped to ±limit; for a delayed

@@ -102,6 +102,9 @@ struct Env {
   // those sums, which sums_consistent recounts in the tree's terms (the cfs_rq's
   // avg_vruntime / avg_load then hold them scaled down). Empty: the model's sums.
   std::vector<FullWeightSums> full_weight_sums;
+  // calc_delta_fair divides (delta * NICE_0_LOAD / weight) instead of multiplying by
+  // the inverse weight: a tree whose 64-bit __calc_delta divides (brute::calc_delta_fair).
+  bool calc_delta_divides = false;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

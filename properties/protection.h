@@ -377,7 +377,7 @@ class SliceProtection final : public Property<A, P> {
     const std::uint64_t slice = others < se.slice ? others : se.slice;
     st.vprot = se.deadline;
     if (slice != se.slice) {
-      const value limit = se.vruntime + brute::calc_delta_fair<A>(slice, se);
+      const value limit = se.vruntime + brute::calc_delta_fair<A>(slice, se, this->env_.calc_delta_divides);
       if (limit < st.vprot) st.vprot = limit;
     }
     st.curr = &se;
@@ -401,7 +401,7 @@ class SliceProtection final : public Property<A, P> {
       st.how = Origin::cancelled;
     } else if (cfg.feat(model::Feature::RUN_TO_PARITY)) {
       const std::uint64_t min_slice = this->env_.facts(rq.cfs).min_slice_except(nullptr);
-      const value limit = curr->vruntime + brute::calc_delta_fair<A>(min_slice, *curr);
+      const value limit = curr->vruntime + brute::calc_delta_fair<A>(min_slice, *curr, this->env_.calc_delta_divides);
       if (limit < st.vprot) st.vprot = limit;
       st.how = Origin::shrunk;
       st.slice = min_slice;

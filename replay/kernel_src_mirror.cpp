@@ -54,7 +54,8 @@ std::string_view forms_for_shape(unsigned shape) {
   // sums in scaled-down weights.
   const unsigned vprot_only = c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE | c::KSRC_SHAPE_SUM_SHIFT |
                               c::KSRC_SHAPE_LAG_KEEPS_DELAYED | c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS |
-                              c::KSRC_SHAPE_WAKEUP_PICKS_BUDDY | c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED;
+                              c::KSRC_SHAPE_WAKEUP_PICKS_BUDDY | c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED |
+                              c::KSRC_SHAPE_CALC_DELTA_DIVIDES;
   if ((shape & c::KSRC_SHAPE_VPROT) == 0)
     return (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0 && (shape & vprot_only) == 0 ? model::profile_6_12::name
                                                                                   : std::string_view{};
@@ -130,6 +131,7 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   env_.wakeup_buddy_only_protected = (shape & c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED) != 0;
   env_.lag_limit_by_max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   env_.delayed_lag_keeps_stored = (shape & c::KSRC_SHAPE_LAG_KEEPS_DELAYED) != 0;
+  env_.calc_delta_divides = (shape & c::KSRC_SHAPE_CALC_DELTA_DIVIDES) != 0;
   hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
   hooks_.wakeup_decided = &BasicKernelSrcMirror::on_wakeup_decided;
   hooks_.delay_entered = &BasicKernelSrcMirror::on_delay_entered;
