@@ -31,6 +31,8 @@ enum {
   KSRC_SHAPE_CALC_DELTA_DIVIDES = 1u << 13, /* __calc_delta divides (delta * weight / lw->weight, 64-bit)
                                                instead of multiplying by the inverse: __update_inv_weight
                                                is not reached */
+  KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT = 1u << 14, /* place_entity() re-bases zero_vruntime to the placed entity's
+                                                  vruntime when its weight exceeds the queue's */
 };
 
 /* What the caller asks for beyond the state (bits of ksrc_obs_rq.ask). The derived

@@ -38,6 +38,10 @@ class SumsConsistent final : public Property<A, P> {
 
   // Not counted here: v0 moves on a touched runqueue, whose after_event_on counts.
   void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
+    if (heavy_placement_rebase(cfs, to)) {
+      moved_.push_back(cfs.rq_->cpu);
+      return;
+    }
     switch (this->env_.v0_rule) {
       case V0Rule::profile: judge_move<Forms<P>>(cfs, from, to); break;
       case V0Rule::zero_in_avg_vruntime: judge_move<Forms<model::profile_6_12>>(cfs, from, to); break;
@@ -102,6 +106,24 @@ class SumsConsistent final : public Property<A, P> {
                              kept.shift, A::to_string(keys), weight);
         },
         "the incremental sums disagree with a recount in the tree's shifted full weights (§3.2)");
+  }
+
+  // A tree whose place_entity re-bases v0 (Env::v0_at_heavy_placement): to the placed
+  // entity's vruntime, when its weight exceeds the queue's (the tree and an on_rq curr,
+  // without it), each weight as the tree's sums count it.
+  bool heavy_placement_rebase(const model::cfs_rq<A>& cfs, const typename A::value& to) const {
+    const model::sched_entity<A>* se = this->env_.v0_placing;
+    if (!this->env_.v0_at_heavy_placement || se == nullptr || to != se->vruntime) return false;
+    const auto& kept = this->env_.full_weight_sums;
+    const std::size_t cpu = static_cast<std::size_t>(cfs.rq_->cpu);
+    const auto weight = [&](const model::sched_entity<A>& e) {
+      return cpu < kept.size() && kept[cpu].kept ? shifted_sum_weight(e.load.weight, kept[cpu].shift)
+                                                 : brute::weight_of(e.load.weight);
+    };
+    std::uint64_t load = 0;
+    for (const auto* e : brute::queued(cfs))
+      if (e != se) load += weight(*e);
+    return weight(*se) > load;
   }
 
   template <class Rule>

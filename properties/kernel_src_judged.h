@@ -63,25 +63,16 @@ struct TreeTraits {
   // reference in lockstep. Any other tree is judged by its mirror alone.
   bool reference_lockstep = true;
   bool vprot = false;              // se->vprot: the 6.18 forms (else 6.12's)
-  // The sums keep full weights shifted by sum_shift (KSRC_SHAPE_SUM_SHIFT). The tree of
-  // that shape also re-bases v0 at a placement heavier than the queue, a rule whose
-  // form is not stated yet.
-  bool sum_shift = false;
 };
 
-// The per-event properties of kJudgedOnKernelSrc a tree with `t` leaves unjudged, and
-// why; with min_slice_exact judged on a vprot tree (its set_protect_slice is wrapped).
-inline std::vector<KernelSrcGap> tree_gaps(const TreeTraits& t) {
-  std::vector<KernelSrcGap> out;
-  if (t.sum_shift)
-    out.push_back({"sums_consistent", "the v0 rule of this tree's place_entity (v0 re-based to the placed entity's "
-                                      "vruntime when its weight exceeds the queue's)"});
-  return out;
-}
+// The per-event properties of kJudgedOnKernelSrc a tree with these traits leaves
+// unjudged, and why: where a tree changes a rule whose form is not stated yet, its
+// shape bit becomes a trait and the property an entry here, listed as not judged.
+// Every rule of the trees from 6.12 to 7.1 has its form (docs/KERNEL_TREES.md).
+inline std::vector<KernelSrcGap> tree_gaps(const TreeTraits& /*traits*/) { return {}; }
 
 constexpr bool judged_on_tree(std::string_view name, const TreeTraits& t) {
   if (name == "min_slice_exact") return t.vprot;
-  if (name == "sums_consistent") return !t.sum_shift;
   for (const std::string_view p : kJudgedOnKernelSrc)
     if (p == name) return true;
   return false;

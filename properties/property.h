@@ -105,6 +105,11 @@ struct Env {
   // calc_delta_fair divides (delta * NICE_0_LOAD / weight) instead of multiplying by
   // the inverse weight: a tree whose 64-bit __calc_delta divides (brute::calc_delta_fair).
   bool calc_delta_divides = false;
+  // place_entity re-bases v0 to the placed entity's vruntime when its weight exceeds
+  // the queue's (a tree whose place_entity calls update_zero_vruntime); v0_placing: the
+  // entity being placed during such a move (sums_consistent), else nullptr.
+  bool v0_at_heavy_placement = false;
+  const model::sched_entity<A>* v0_placing = nullptr;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

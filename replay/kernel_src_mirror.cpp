@@ -55,7 +55,7 @@ std::string_view forms_for_shape(unsigned shape) {
   const unsigned vprot_only = c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE | c::KSRC_SHAPE_SUM_SHIFT |
                               c::KSRC_SHAPE_LAG_KEEPS_DELAYED | c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS |
                               c::KSRC_SHAPE_WAKEUP_PICKS_BUDDY | c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED |
-                              c::KSRC_SHAPE_CALC_DELTA_DIVIDES;
+                              c::KSRC_SHAPE_CALC_DELTA_DIVIDES | c::KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT;
   if ((shape & c::KSRC_SHAPE_VPROT) == 0)
     return (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0 && (shape & vprot_only) == 0 ? model::profile_6_12::name
                                                                                   : std::string_view{};
@@ -69,7 +69,6 @@ properties::TreeTraits tree_traits(unsigned shape, bool reference_lockstep) {
   properties::TreeTraits t;
   t.reference_lockstep = reference_lockstep;
   t.vprot = (shape & c::KSRC_SHAPE_VPROT) != 0;
-  t.sum_shift = (shape & c::KSRC_SHAPE_SUM_SHIFT) != 0;
   return t;
 }
 
@@ -132,6 +131,7 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   env_.lag_limit_by_max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   env_.delayed_lag_keeps_stored = (shape & c::KSRC_SHAPE_LAG_KEEPS_DELAYED) != 0;
   env_.calc_delta_divides = (shape & c::KSRC_SHAPE_CALC_DELTA_DIVIDES) != 0;
+  env_.v0_at_heavy_placement = (shape & c::KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT) != 0;
   hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
   hooks_.wakeup_decided = &BasicKernelSrcMirror::on_wakeup_decided;
   hooks_.delay_entered = &BasicKernelSrcMirror::on_delay_entered;
@@ -431,12 +431,15 @@ void BasicKernelSrcMirror<P>::on_block_completed(void* ctx, int cpu, int task) {
 // v0 has moved (`done`: the state has the new one). No point where a placement is
 // complete: __enqueue_entity re-bases v0 before enqueue_entity counts the entity.
 template <class P>
-void BasicKernelSrcMirror<P>::on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done) {
+void BasicKernelSrcMirror<P>::on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done, int placing) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.load(cpu);
+  if (placing >= 0) m.load_task(placing);  // not in the tree while it is placed
   const KernelArith::value now = m.times_[static_cast<std::size_t>(cpu)].base;
   const KernelArith::value from = done != 0 ? now - KernelArith::from_s64(delta) : now;
+  m.env_.v0_placing = placing >= 0 ? &m.se(placing) : nullptr;
   m.checker_.v0_moved(m.rq(cpu).cfs, from, from + KernelArith::from_s64(delta));
+  m.env_.v0_placing = nullptr;
 }
 
 // The kernel's dequeue flags as the model's (the ones delayed_entry reads).

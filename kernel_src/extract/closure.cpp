@@ -691,6 +691,8 @@ Result extract(const Request& request) {
               feature_test_reads(files[k].code.substr(it.begin, it.end - it.begin), "PICK_BUDDY");
           if (!buddy_test.empty()) r.config_h += define_line("KSRC_PICK_BUDDY_IN_" + it.name, 1);
           if (buddy_test.count("protect") != 0) r.config_h += define_line("KSRC_PICK_BUDDY_PROTECTED", 1);
+          // Where zero_vruntime is re-based: a function calling update_zero_vruntime.
+          if (it.uses.count("update_zero_vruntime") != 0) r.config_h += define_line("KSRC_REBASES_V0_IN_" + it.name, 1);
         }
         items << line << text << "\n\n";
       }

@@ -82,6 +82,37 @@ TEST_CASE("sums_consistent: v0 re-based by __enqueue_entity / __dequeue_entity",
   CHECK(h.sink.count("sums_consistent") == 2);
 }
 
+TEST_CASE("sums_consistent: v0 re-based by a placement heavier than the queue", "[properties][bookkeeping]") {
+  // A tree whose place_entity moves v0 to the placed entity (Env::v0_at_heavy_placement).
+  // After the tick at 1 ms task 2 (nice 0, weight 1024) runs at b; task 1 is taken out
+  // of the tree as a placement would hold it, at b + 1000000. V of the queue is b, so
+  // a move to b + 1000000 is no avg_vruntime re-base: it holds only as the placement's,
+  // and only when task 1 weighs more than the queue's 1024.
+  Harness<K> h(kTwoTasks, {"sums_consistent"});
+  h.env().v0_rule = eevdf::properties::V0Rule::zero_in_avg_vruntime;
+  h.apply_until(7);
+  auto& cfs = h.rq(0).cfs;
+  REQUIRE(cfs.curr == &h.task(2).se);
+  auto& placed = h.task(1).se;
+  const K::value b = cfs.curr->vruntime, from = cfs.min_vruntime;
+  REQUIRE(placed.vruntime - b == 1000000);
+  cfs.timeline.erase(&placed);
+  h.env().v0_at_heavy_placement = true;
+  h.env().v0_placing = &placed;
+  h.checker().v0_moved(cfs, from, b + 1000000);  // nice 0 against 1024: not heavier
+  CHECK(h.sink.count("sums_consistent") == 1);
+  placed.load.weight = 1277 << 10;  // nice -1
+  h.checker().v0_moved(cfs, from, b + 1000000);
+  CHECK(h.sink.count("sums_consistent") == 1);
+  h.checker().v0_moved(cfs, from, b + 999999);  // not the placed entity's vruntime
+  CHECK(h.sink.count("sums_consistent") == 2);
+  h.env().v0_at_heavy_placement = false;  // a tree whose place_entity never re-bases
+  h.checker().v0_moved(cfs, from, b + 1000000);
+  CHECK(h.sink.count("sums_consistent") == 3);
+  h.env().v0_placing = nullptr;
+  cfs.timeline.insert(&placed);
+}
+
 TEST_CASE("sums_consistent on a tree keeping full weights shifted by its sum_shift", "[properties][bookkeeping]") {
   // After the tick at 1 ms the tree holds task 1 alone (nice 0, full weight 1048576)
   // at key 1000000 (curr, task 2, runs at v0). Shifted by 3 a tree counts its weight
