@@ -32,6 +32,16 @@ task 2
 @4ms tick 0
 )";
 
+// kTwoTasks up to its tick at 1 ms: task 2 runs at b (returned), task 1 (nice 0) has
+// run 1 ms and waits in the tree at b + 1000000.
+K::value after_first_tick(Harness<K>& h) {
+  h.apply_until(7);
+  const auto& cfs = h.rq(0).cfs;
+  REQUIRE(cfs.curr == &h.task(2).se);
+  REQUIRE(h.task(1).se.vruntime - cfs.curr->vruntime == 1000000);
+  return cfs.curr->vruntime;
+}
+
 }  // namespace
 
 TEST_CASE("bookkeeping holds on a faithful run", "[properties][bookkeeping]") {
@@ -63,11 +73,9 @@ TEST_CASE("sums_consistent: v0 re-based by __enqueue_entity / __dequeue_entity",
   // the tree as well it counts twice: b + floor(1024 * 1000000 / 3072) = b + 333333.
   Harness<K> h(kTwoTasks, {"sums_consistent"});
   h.env().v0_rule = eevdf::properties::V0Rule::zero_by_tree_change;
-  h.apply_until(7);
+  const K::value b = after_first_tick(h);
   auto& cfs = h.rq(0).cfs;
-  REQUIRE(cfs.curr == &h.task(2).se);
-  const K::value b = cfs.curr->vruntime, from = cfs.min_vruntime;
-  REQUIRE(h.task(1).se.vruntime - b == 1000000);
+  const K::value from = cfs.min_vruntime;
   h.checker().v0_moved(cfs, from, b + 500000);
   CHECK(h.sink.violations.empty());
   h.checker().v0_moved(cfs, from, b + 333333);  // V of the queue is b + 500000
@@ -90,12 +98,10 @@ TEST_CASE("sums_consistent: v0 re-based by a placement heavier than the queue", 
   // and only when task 1 weighs more than the queue's 1024.
   Harness<K> h(kTwoTasks, {"sums_consistent"});
   h.env().v0_rule = eevdf::properties::V0Rule::zero_in_avg_vruntime;
-  h.apply_until(7);
+  const K::value b = after_first_tick(h);
   auto& cfs = h.rq(0).cfs;
-  REQUIRE(cfs.curr == &h.task(2).se);
   auto& placed = h.task(1).se;
-  const K::value b = cfs.curr->vruntime, from = cfs.min_vruntime;
-  REQUIRE(placed.vruntime - b == 1000000);
+  const K::value from = cfs.min_vruntime;
   cfs.timeline.erase(&placed);
   h.env().v0_at_heavy_placement = true;
   h.env().v0_placing = &placed;
