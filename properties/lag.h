@@ -32,23 +32,20 @@
 namespace eevdf::properties {
 namespace lag_detail {
 
-// §5.3 the clamp of update_entity_lag: calc_delta_fair(max(2 * slice, TICK_NSEC)).
-template <class A>
-typename A::value lag_limit(const model::sched_entity<A>& se, std::uint64_t tick_nsec) {
-  return brute::calc_delta_fair<A>(std::max(2 * se.slice, tick_nsec), se);
-}
-
-// The clamp of the implementation judged (Env::lag_limit_by_max_slice): §5.3's, or
-// calc_delta_fair(the largest slice of Q + TICK_NSEC) of a tree that keeps max_slice
-// (the entity storing its lag is still in Q).
+// The clamp of update_entity_lag in the implementation judged: §5.3's
+// calc_delta_fair(max(2 * slice, TICK_NSEC)), or calc_delta_fair(the largest slice of
+// Q + TICK_NSEC) of a tree that keeps max_slice (Env::lag_limit_by_max_slice; the
+// entity storing its lag is still in Q), with the tree's calc_delta_fair.
 template <class A, class P>
 typename A::value lag_limit(const Env<A, P>& env, const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) {
   const std::uint64_t tick = env.m.config().tick_nsec;
-  if (!env.lag_limit_by_max_slice)
-    return brute::calc_delta_fair<A>(std::max(2 * se.slice, tick), se, env.calc_delta_divides);
-  std::uint64_t max_slice = 0;
-  for_each_queued(cfs, [&](const model::sched_entity<A>& e) { max_slice = std::max(max_slice, e.slice); });
-  return brute::calc_delta_fair<A>(max_slice + tick, se, env.calc_delta_divides);
+  std::uint64_t slice = std::max(2 * se.slice, tick);
+  if (env.lag_limit_by_max_slice) {
+    std::uint64_t max_slice = 0;
+    for_each_queued(cfs, [&](const model::sched_entity<A>& e) { max_slice = std::max(max_slice, e.slice); });
+    slice = max_slice + tick;
+  }
+  return brute::calc_delta_fair<A>(slice, se, env.calc_delta_divides);
 }
 
 // The vlag update_entity_lag stores for a lag `raw`: clamped to ±limit; for a delayed
