@@ -49,6 +49,9 @@ static _Thread_local int ksrc_eevdf_picked;
 static _Thread_local struct sched_entity *ksrc_wakee;
 /* Inside ksrc_observe(): its own reads fire no mirror hook. */
 static _Thread_local int ksrc_observing;
+/* The entity whose place_entity() runs, where place_entity() itself re-bases
+ * zero_vruntime (KSRC_REBASES_V0_IN_place_entity), else NULL. */
+static _Thread_local struct sched_entity *ksrc_placing;
 /* The property mirror's hooks (NULL while observing or when none is installed). */
 static inline const struct ksrc_mirror_hooks *ksrc_mirror(void) { return ksrc_observing ? NULL : ksrc_hooks.mirror; }
 static inline int ksrc_mirror_task(struct sched_entity *se) { return se ? task_of(se)->index : -1; }
@@ -64,7 +67,14 @@ static inline int ksrc_mirror_task(struct sched_entity *se) { return se ? task_o
 static void place_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags) {
   const s64 vlag = se->vlag, rel = (s64)se->deadline;
   const int had_rel = se->rel_deadline;
+#if KSRC_REBASES_V0_IN_place_entity
+  struct sched_entity *const was_placing = ksrc_placing;
+  ksrc_placing = se;
   ksrc_real_place_entity(cfs_rq, se, flags);
+  ksrc_placing = was_placing;
+#else
+  ksrc_real_place_entity(cfs_rq, se, flags);
+#endif
   if (ksrc_hooks.placed) ksrc_hooks.placed(cfs_rq, se, flags);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   if (m && m->placed) m->placed(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), flags, vlag, had_rel, rel);
@@ -98,14 +108,29 @@ static struct sched_entity *ksrc_picked(struct cfs_rq *cfs_rq, struct sched_enti
     ksrc_oops(KSRC_OOPS_NULL_PICK ": pick_eevdf() found nothing eligible");
   return se;
 }
+/* The wakeup check's pick step where no do_preempt_short() marks it (the vprot trees):
+ * its pick, once its update_curr() ran and it chose `protect` (false: PREEMPT_SHORT),
+ * before any change of curr's protection, which all follow the pick. */
+static void ksrc_wakeup_pick_step(struct cfs_rq *cfs_rq, bool protect) {
+#if KSRC_HAS_do_preempt_short
+  (void)cfs_rq, (void)protect;
+#else
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  struct rq *rq = rq_of(cfs_rq);
+  if (m && m->wakeup_pick_step && ksrc_wakee && !ksrc_in_pick_task && rq->curr)
+    m->wakeup_pick_step(m->ctx, rq->cpu, rq->curr->index, ksrc_mirror_task(ksrc_wakee), !protect);
+#endif
+}
 /* Where pick_eevdf() forwards to __pick_eevdf() (6.18 to 7.0), the wakeup check calls
  * __pick_eevdf() itself: that is the call wrapped, so both picks are seen once. */
 #if KSRC_HAS___pick_eevdf
 static struct sched_entity *__pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
+  ksrc_wakeup_pick_step(cfs_rq, protect);
   return ksrc_picked(cfs_rq, ksrc_real___pick_eevdf(cfs_rq, protect), protect);
 }
 #elif KSRC_NARGS_pick_eevdf == 2
 static struct sched_entity *pick_eevdf(struct cfs_rq *cfs_rq, bool protect) {
+  ksrc_wakeup_pick_step(cfs_rq, protect);
   return ksrc_picked(cfs_rq, ksrc_real_pick_eevdf(cfs_rq, protect), protect);
 }
 #else
@@ -147,16 +172,18 @@ static void reweight_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, unsi
  * the form the mirror reads (6.12's; a tree without it gives the mirror no such call). */
 #if KSRC_HAS_update_entity_lag && KSRC_NARGS_update_entity_lag == 2 && KSRC_VOID_update_entity_lag
 static void update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const s64 before = se->vlag;
   ksrc_real_update_entity_lag(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
+  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), before);
 }
 #elif KSRC_HAS_update_entity_lag && KSRC_NARGS_update_entity_lag == 2
 /* 7.1: it also says whether the caller must move vruntime. */
 static bool update_entity_lag(struct cfs_rq *cfs_rq, struct sched_entity *se) {
+  const s64 before = se->vlag;
   const bool move = ksrc_real_update_entity_lag(cfs_rq, se);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se));
+  if (m && m->lag_stored) m->lag_stored(m->ctx, rq_of(cfs_rq)->cpu, ksrc_mirror_task(se), before);
   return move;
 }
 #endif
@@ -172,7 +199,7 @@ static void set_next_buddy(struct sched_entity *se) {
 #if KSRC_HAS_update_zero_vruntime && KSRC_NARGS_update_zero_vruntime == 2
 static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
-  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 0);
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 0, ksrc_placing ? ksrc_mirror_task(ksrc_placing) : -1);
   ksrc_real_update_zero_vruntime(cfs_rq, delta);
 }
 #endif
@@ -185,7 +212,7 @@ static void update_zero_vruntime(struct cfs_rq *cfs_rq, s64 delta) {
 static void ksrc_tree_changed(struct cfs_rq *cfs_rq, u64 before) {
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   const s64 delta = (s64)(cfs_rq->zero_vruntime - before);
-  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 1);
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 1, -1);
 }
 static void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se) {
   const u64 before = cfs_rq->zero_vruntime;
@@ -208,7 +235,7 @@ static void update_min_vruntime(struct cfs_rq *cfs_rq) {
   ksrc_real_update_min_vruntime(cfs_rq);
   const struct ksrc_mirror_hooks *m = ksrc_mirror();
   const s64 delta = (s64)(cfs_rq->min_vruntime - before);
-  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 1);
+  if (m && m->v0_moved && delta != 0) m->v0_moved(m->ctx, rq_of(cfs_rq)->cpu, delta, 1, -1);
 }
 #endif
 
@@ -489,15 +516,39 @@ static u64 ksrc_avg_vruntime(struct rq *rq) {
 #else
 #define KSRC_SHAPE_WAKEUP_LIMITS_BIT 0
 #endif
+/* The pick the wakeup check makes (pick_eevdf / __pick_eevdf) takes an eligible next
+ * buddy first; KSRC_PICK_BUDDY_PROTECTED: only when it protects curr. */
+#if KSRC_PICK_BUDDY_IN___pick_eevdf || KSRC_PICK_BUDDY_IN_pick_eevdf
+#if KSRC_PICK_BUDDY_PROTECTED
+#define KSRC_SHAPE_WAKEUP_BUDDY_BITS (KSRC_SHAPE_WAKEUP_PICKS_BUDDY | KSRC_SHAPE_BUDDY_ONLY_PROTECTED)
+#else
+#define KSRC_SHAPE_WAKEUP_BUDDY_BITS KSRC_SHAPE_WAKEUP_PICKS_BUDDY
+#endif
+#else
+#define KSRC_SHAPE_WAKEUP_BUDDY_BITS 0
+#endif
 #if KSRC_HAS_update_entity_lag && !KSRC_VOID_update_entity_lag
 #define KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT KSRC_SHAPE_LAG_KEEPS_DELAYED
 #else
 #define KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT 0
 #endif
+/* The inverse weight is what __calc_delta multiplies by, so a tree whose closure does not
+ * reach __update_inv_weight divides. */
+#if KSRC_HAS___update_inv_weight
+#define KSRC_SHAPE_CALC_DELTA_BIT 0
+#else
+#define KSRC_SHAPE_CALC_DELTA_BIT KSRC_SHAPE_CALC_DELTA_DIVIDES
+#endif
+#if KSRC_REBASES_V0_IN_place_entity
+#define KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT_BIT KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT
+#else
+#define KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT_BIT 0
+#endif
 #define KSRC_SHAPE                                                                       \
   (KSRC_SHAPE_V0 | KSRC_SHAPE_VPROT_BITS | KSRC_SHAPE_MIN_SLICE_BIT | KSRC_SHAPE_MAX_SLICE_BIT | \
    KSRC_SHAPE_SUM_SHIFT_BIT | KSRC_SHAPE_H_NR_DELAYED_BIT | KSRC_SHAPE_SUMS_BIT | KSRC_SHAPE_V0_BY_TREE_CHANGE_BIT | \
-   KSRC_SHAPE_WAKEUP_LIMITS_BIT | KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT)
+   KSRC_SHAPE_WAKEUP_LIMITS_BIT | KSRC_SHAPE_LAG_KEEPS_DELAYED_BIT | KSRC_SHAPE_WAKEUP_BUDDY_BITS | \
+   KSRC_SHAPE_CALC_DELTA_BIT | KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT_BIT)
 
 static int ksrc_task_index_of(const struct sched_entity *se) { return se ? task_of((struct sched_entity *)se)->index : -1; }
 

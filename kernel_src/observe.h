@@ -25,6 +25,14 @@ enum {
                                                 the shortest queued slice under RUN_TO_PARITY, whatever the slices */
   KSRC_SHAPE_LAG_KEEPS_DELAYED = 1u << 10, /* update_entity_lag() returns whether it moved the lag: a delayed
                                               entity's store keeps max(lag, its stored vlag), <= 0 with DELAY_ZERO */
+  KSRC_SHAPE_WAKEUP_PICKS_BUDDY = 1u << 11, /* the wakeup check's pick (pick_eevdf / __pick_eevdf) returns an
+                                               eligible next buddy first (PICK_BUDDY) */
+  KSRC_SHAPE_BUDDY_ONLY_PROTECTED = 1u << 12, /* ... only when it protects curr (not under PREEMPT_SHORT) */
+  KSRC_SHAPE_CALC_DELTA_DIVIDES = 1u << 13, /* __calc_delta divides (delta * weight / lw->weight, 64-bit)
+                                               instead of multiplying by the inverse: __update_inv_weight
+                                               is not reached */
+  KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT = 1u << 14, /* place_entity() re-bases zero_vruntime to the placed entity's
+                                                  vruntime when its weight exceeds the queue's */
 };
 
 /* What the caller asks for beyond the state (bits of ksrc_obs_rq.ask). The derived

@@ -17,10 +17,19 @@
 
 namespace eevdf::properties {
 
-// The kept sums behind V equal a recount over the tree; load.weight and nr_queued
-// equal a recount over Q; v0 moves only by its rule (Env::v0_rule: the profile's,
-// Forms<P>: 6.18 forward to min(curr, tree), 6.12 to V inside avg_vruntime; or a
-// tree's V0ByTreeChange, §4.3).
+// A weight as a tree whose sums keep full weights counts it there: shifted down by
+// its sum_shift, at least 2, once shifted at all (Env::full_weight_sums).
+inline std::uint64_t shifted_sum_weight(std::uint64_t full, unsigned shift) {
+  if (shift == 0) return full;
+  const std::uint64_t w = shift < 64 ? full >> shift : 0;
+  return w < 2 ? 2 : w;
+}
+
+// The kept sums behind V equal a recount over the tree (in the model's weights, or
+// in a tree's full weights shifted by its sum_shift: Env::full_weight_sums);
+// load.weight and nr_queued equal a recount over Q; v0 moves only by its rule
+// (Env::v0_rule: the profile's, Forms<P>: 6.18 forward to min(curr, tree), 6.12 to V
+// inside avg_vruntime; or a tree's V0ByTreeChange, §4.3).
 template <class A, class P = model::profile_6_18>
 class SumsConsistent final : public Property<A, P> {
  public:
@@ -29,6 +38,10 @@ class SumsConsistent final : public Property<A, P> {
 
   // Not counted here: v0 moves on a touched runqueue, whose after_event_on counts.
   void v0_moved(const model::cfs_rq<A>& cfs, const typename A::value& from, const typename A::value& to) override {
+    if (heavy_placement_rebase(cfs, to)) {
+      moved_.push_back(cfs.rq_->cpu);
+      return;
+    }
     switch (this->env_.v0_rule) {
       case V0Rule::profile: judge_move<Forms<P>>(cfs, from, to); break;
       case V0Rule::zero_in_avg_vruntime: judge_move<Forms<model::profile_6_12>>(cfs, from, to); break;
@@ -49,7 +62,11 @@ class SumsConsistent final : public Property<A, P> {
     const auto keys = f.tree_keys;
     const std::uint64_t load = f.tree_weights, full = f.full_weight;
     const unsigned n = f.queued;
-    if (keys != cfs.avg_vruntime || load != cfs.avg_load || full != cfs.load_weight || n != cfs.nr_queued)
+    const auto& kept = this->env_.full_weight_sums;
+    const bool in_full = static_cast<std::size_t>(cpu) < kept.size() && kept[static_cast<std::size_t>(cpu)].kept;
+    if (in_full) check_full_weight_sums(cfs, kept[static_cast<std::size_t>(cpu)]);
+    const bool sums_ok = in_full || (keys == cfs.avg_vruntime && load == cfs.avg_load);
+    if (!sums_ok || full != cfs.load_weight || n != cfs.nr_queued)
       this->fail(
           cpu, 0,
           [&] {
@@ -68,6 +85,45 @@ class SumsConsistent final : public Property<A, P> {
           cpu, 0, [&] { return fmt::format("v0 {} -> {}", A::to_string(last), A::to_string(cfs.min_vruntime)); },
           v0_where());
     last = cfs.min_vruntime;
+  }
+
+  // Σ key*w and Σ w over the tree, each full weight shifted as the tree counts it,
+  // against the sums it keeps: exactly (the model's scaled-down copy of them would
+  // hide a difference below 2^(10 - sum_shift)).
+  void check_full_weight_sums(const model::cfs_rq<A>& cfs, const FullWeightSums& kept) {
+    typename A::value keys{};
+    std::uint64_t weight = 0;
+    for (const auto* se : cfs.timeline) {
+      const std::uint64_t w = shifted_sum_weight(se->load.weight, kept.shift);
+      keys += times_weight<A>(se->vruntime - cfs.min_vruntime, w);
+      weight += w;
+    }
+    if (keys == typename A::value(kept.sum) && weight == kept.weight) return;
+    this->fail(
+        cfs.rq_->cpu, 0,
+        [&] {
+          return fmt::format("kept S={} W={} (full weights >> sum_shift {}); recount S={} W={}", kept.sum, kept.weight,
+                             kept.shift, A::to_string(keys), weight);
+        },
+        "the incremental sums disagree with a recount in the tree's shifted full weights (§3.2)");
+  }
+
+  // A tree whose place_entity re-bases v0 (Env::v0_at_heavy_placement): to the placed
+  // entity's vruntime, when its weight exceeds the queue's (the tree and an on_rq curr,
+  // without it), each weight as the tree's sums count it.
+  bool heavy_placement_rebase(const model::cfs_rq<A>& cfs, const typename A::value& to) const {
+    const model::sched_entity<A>* se = this->env_.v0_placing;
+    if (!this->env_.v0_at_heavy_placement || se == nullptr || to != se->vruntime) return false;
+    const auto& kept = this->env_.full_weight_sums;
+    const std::size_t cpu = static_cast<std::size_t>(cfs.rq_->cpu);
+    const auto weight = [&](const model::sched_entity<A>& e) {
+      return cpu < kept.size() && kept[cpu].kept ? shifted_sum_weight(e.load.weight, kept[cpu].shift)
+                                                 : brute::weight_of(e.load.weight);
+    };
+    std::uint64_t load = 0;
+    for (const auto* e : brute::queued(cfs))
+      if (e != se) load += weight(*e);
+    return weight(*se) > load;
   }
 
   template <class Rule>

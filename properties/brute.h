@@ -131,12 +131,15 @@ inline std::uint64_t calc_delta(std::uint64_t delta, std::uint64_t weight, std::
 
 // §1.3 calc_delta_fair: delta itself at exactly NICE_0_LOAD (2^20), else
 // __calc_delta(delta, NICE_0_LOAD, &se.load), bit for bit; in the ideal arithmetic
-// exactly delta * 1024 / w.
+// exactly delta * 1024 / w. `divides`: the __calc_delta of a tree that divides on
+// 64-bit, floor(delta * NICE_0_LOAD / se.load.weight) with the product in u64, as its
+// code computes it, instead of multiplying by the inverse weight.
 template <class A>
-typename A::value calc_delta_fair(std::uint64_t delta, const model::sched_entity<A>& se) {
+typename A::value calc_delta_fair(std::uint64_t delta, const model::sched_entity<A>& se, bool divides = false) {
   if constexpr (kernel_arith<A>) {
     constexpr std::uint64_t kNice0 = std::uint64_t{1} << 20;
     if (se.load.weight == kNice0) return typename A::value(delta);
+    if (divides) return static_cast<typename A::value>(delta * kNice0 / se.load.weight);
     return static_cast<typename A::value>(calc_delta(delta, kNice0, se.load.weight, se.load.inv_weight));
   } else {
     return typename A::value(delta) * 1024 / typename A::value(weight_of(se.load.weight));

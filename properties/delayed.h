@@ -269,9 +269,13 @@ class DelayedCompletion final : public Property<A, P> {
     wake_ = {index, this->env_.m.config().feat(model::Feature::DELAY_ZERO) && lag > 0, {}, false, t.se.vruntime,
              t.se.deadline};
     if (this->env_.delayed_lag_keeps_stored) {
-      wake_.target = lag_detail::stored_lag(this->env_, lag, lag_detail::lag_limit(this->env_, cfs, t.se), true,
-                                            t.se.vlag);
-      wake_.replace = wake_.target != lag;
+      const typename A::value stored =
+          lag_detail::stored_lag(this->env_, lag, lag_detail::lag_limit(this->env_, cfs, t.se), true, t.se.vlag);
+      wake_.replace = stored != lag;
+      // place_entity gives the stored lag back only with PLACE_LAG and others queued (the
+      // requeue takes the entity out of nr_queued first); else the entity lands at V.
+      const bool keeps = this->env_.m.config().feat(model::Feature::PLACE_LAG) && cfs.nr_queued > 1;
+      wake_.target = keeps ? stored : typename A::value{};
     }
   }
 
@@ -377,7 +381,7 @@ class DelayedCompletion final : public Property<A, P> {
       this->fail(
           cpu, id,
           [&] {
-            return fmt::format("lag to store {} at the wakeup; re-placed: {}; now {}", A::to_string(wake_.target),
+            return fmt::format("lag to land at {} at the wakeup; re-placed: {}; now {}", A::to_string(wake_.target),
                                wake_.placed, delayed_detail::lag_text(this->env_, cfs, se));
           },
           replace_rule());
@@ -401,7 +405,8 @@ class DelayedCompletion final : public Property<A, P> {
   }
   const char* replace_rule() const {
     return this->env_.delayed_lag_keeps_stored
-               ? "a requeue whose stored lag is not V - v re-places the entity at that lag"
+               ? "a requeue whose stored lag is not V - v re-places the entity at that lag (PLACE_LAG, others queued; "
+                 "else at V)"
                : "a requeue with positive lag places the entity at zero lag (DELAY_ZERO)";
   }
 
@@ -637,7 +642,7 @@ class LagBound final : public Property<A, P> {
   // across setslice, §19) or a delayed entity is not.
   bool fresh_lone(int task) const {
     const auto& se = this->env_.m.tasks().at(static_cast<std::size_t>(task)).se;
-    return !se.sched_delayed && se.deadline - se.vruntime <= brute::calc_delta_fair<A>(se.slice, se);
+    return !se.sched_delayed && se.deadline - se.vruntime <= brute::calc_delta_fair<A>(se.slice, se, this->env_.calc_delta_divides);
   }
 
   // Records the queue now (the shared recount) against the members at the last

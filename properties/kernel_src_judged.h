@@ -63,32 +63,16 @@ struct TreeTraits {
   // reference in lockstep. Any other tree is judged by its mirror alone.
   bool reference_lockstep = true;
   bool vprot = false;              // se->vprot: the 6.18 forms (else 6.12's)
-  bool wakeup_pick_step = true;    // the wakeup check's pick step is a call (6.12's do_preempt_short)
-  bool sum_shift = false;          // the sums keep full weights shifted by sum_shift (7.1)
-  bool max_slice = false;          // the tree keeps max_slice: lag is clamped by it (7.0)
 };
 
-// The per-event properties of kJudgedOnKernelSrc a tree with `t` leaves unjudged, and
-// why; with min_slice_exact judged on a vprot tree (its set_protect_slice is wrapped).
-inline std::vector<KernelSrcGap> tree_gaps(const TreeTraits& t) {
-  std::vector<KernelSrcGap> out;
-  if (!t.wakeup_pick_step)
-    out.push_back({"wakeup_preempt_rule",
-                   "the wakeup check's pick step as a call (do_preempt_short; this tree decides inside "
-                   "check_preempt_wakeup_fair / wakeup_preempt_fair)"});
-  if (t.sum_shift)
-    out.push_back({"sums_consistent", "the sums in the model's scaled-down weights (this tree keeps full weights "
-                                      "shifted by sum_shift)"});
-  if (t.max_slice)
-    out.push_back({"lag_clamped", "the lag clamp of the model's profiles (this tree clamps lag by max_slice)"});
-  return out;
-}
+// The per-event properties of kJudgedOnKernelSrc a tree with these traits leaves
+// unjudged, and why: where a tree changes a rule whose form is not stated yet, its
+// shape bit becomes a trait and the property an entry here, listed as not judged.
+// Every rule of the trees from 6.12 to 7.1 has its form (docs/KERNEL_TREES.md).
+inline std::vector<KernelSrcGap> tree_gaps(const TreeTraits& /*traits*/) { return {}; }
 
 constexpr bool judged_on_tree(std::string_view name, const TreeTraits& t) {
   if (name == "min_slice_exact") return t.vprot;
-  if (name == "wakeup_preempt_rule") return t.wakeup_pick_step;
-  if (name == "sums_consistent") return !t.sum_shift;
-  if (name == "lag_clamped") return !t.max_slice;
   for (const std::string_view p : kJudgedOnKernelSrc)
     if (p == name) return true;
   return false;

@@ -32,22 +32,20 @@
 namespace eevdf::properties {
 namespace lag_detail {
 
-// §5.3 the clamp of update_entity_lag: calc_delta_fair(max(2 * slice, TICK_NSEC)).
-template <class A>
-typename A::value lag_limit(const model::sched_entity<A>& se, std::uint64_t tick_nsec) {
-  return brute::calc_delta_fair<A>(std::max(2 * se.slice, tick_nsec), se);
-}
-
-// The clamp of the implementation judged (Env::lag_limit_by_max_slice): §5.3's, or
-// calc_delta_fair(the largest slice of Q + TICK_NSEC) of a tree that keeps max_slice
-// (the entity storing its lag is still in Q).
+// The clamp of update_entity_lag in the implementation judged: §5.3's
+// calc_delta_fair(max(2 * slice, TICK_NSEC)), or calc_delta_fair(the largest slice of
+// Q + TICK_NSEC) of a tree that keeps max_slice (Env::lag_limit_by_max_slice; the
+// entity storing its lag is still in Q), with the tree's calc_delta_fair.
 template <class A, class P>
 typename A::value lag_limit(const Env<A, P>& env, const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) {
   const std::uint64_t tick = env.m.config().tick_nsec;
-  if (!env.lag_limit_by_max_slice) return lag_limit(se, tick);
-  std::uint64_t max_slice = 0;
-  for_each_queued(cfs, [&](const model::sched_entity<A>& e) { max_slice = std::max(max_slice, e.slice); });
-  return brute::calc_delta_fair<A>(max_slice + tick, se);
+  std::uint64_t slice = std::max(2 * se.slice, tick);
+  if (env.lag_limit_by_max_slice) {
+    std::uint64_t max_slice = 0;
+    for_each_queued(cfs, [&](const model::sched_entity<A>& e) { max_slice = std::max(max_slice, e.slice); });
+    slice = max_slice + tick;
+  }
+  return brute::calc_delta_fair<A>(slice, se, env.calc_delta_divides);
 }
 
 // The vlag update_entity_lag stores for a lag `raw`: clamped to ±limit; for a delayed
@@ -347,9 +345,13 @@ class ReweightPreservesLag final : public Property<A, P> {
 };
 
 // lag_clamped (docs/PROPERTIES.md, Fairness bounds; docs/MODEL.md §5.3), kernel
-// arithmetic: whenever update_entity_lag stores a vlag, |vlag| <= calc_delta_fair(
-// max(2*slice, TICK_NSEC), se) for the slice and weight of that moment. (A later
-// reweight or slice change may leave it beyond the new limit: not checked then.)
+// arithmetic: whenever update_entity_lag stores a vlag, |vlag| <= the clamp of that
+// moment (lag_detail::lag_limit: calc_delta_fair(max(2*slice, TICK_NSEC), se), or a
+// max_slice tree's calc_delta_fair(the largest queued slice + TICK_NSEC, se), the
+// largest recounted from Q). A delayed entity's store that keeps its stored vlag
+// (Env::delayed_lag_keeps_stored) may store exactly that value: its clamp was judged
+// when it was stored. (A later reweight or slice change may leave a vlag beyond the
+// new limit: not checked then.)
 template <class A, class P = model::profile_6_18>
 class LagClamped final : public Property<A, P> {
  public:
@@ -359,16 +361,22 @@ class LagClamped final : public Property<A, P> {
   void lag_stored(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, const typename A::value& /*raw*/,
                   const typename A::value& /*limit*/, const typename A::value& /*V*/) override {
     this->judged();
-    const typename A::value limit = lag_detail::lag_limit(se, this->env_.m.config().tick_nsec);
+    const typename A::value limit = lag_detail::lag_limit(this->env_, cfs, se);
     if (se.vlag <= limit && se.vlag >= -limit) return;
+    const bool may_keep = se.sched_delayed && this->env_.delayed_lag_keeps_stored;
+    if (may_keep && se.vlag == this->env_.vlag_before_store) return;
     this->fail(
         cfs.rq_->cpu, this->env_.id_of(se),
         [&] {
-          return fmt::format("stored vlag {}, limit {} (slice {}, weight {}, tick {})", A::to_string(se.vlag),
+          return fmt::format("stored vlag {}, limit {} (slice {}, weight {}, tick {}{}){}", A::to_string(se.vlag),
                              A::to_string(limit), se.slice, brute::weight_of(se.load.weight),
-                             this->env_.m.config().tick_nsec);
+                             this->env_.m.config().tick_nsec,
+                             this->env_.lag_limit_by_max_slice ? ", by the largest queued slice" : "",
+                             may_keep ? ", delayed with vlag " + A::to_string(this->env_.vlag_before_store) : "");
         },
-        "a stored vlag is clamped to calc_delta_fair(max(2*slice, TICK_NSEC)) (§5.3)");
+        this->env_.lag_limit_by_max_slice
+            ? "a stored vlag is clamped to calc_delta_fair(the largest queued slice + TICK_NSEC)"
+            : "a stored vlag is clamped to calc_delta_fair(max(2*slice, TICK_NSEC)) (§5.3)");
   }
 };
 

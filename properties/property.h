@@ -44,6 +44,15 @@ class Sink {
   virtual void measure(std::string_view name, const std::string& numerator, const std::string& denominator) = 0;
 };
 
+// A runqueue's sums as a tree keeps them in full weights, each shifted down by the
+// tree's own sum_shift (Env::full_weight_sums): Σ key*w and Σ w over the tree.
+struct FullWeightSums {
+  bool kept = false;  // this runqueue's sums were loaded in these terms
+  unsigned shift = 0;
+  std::int64_t sum = 0;
+  std::uint64_t weight = 0;
+};
+
 // What every property sees: the model, where the replay is, which CPUs the current
 // event can have changed, and the sink.
 // P: the kernel profile of the machine (model/profile.h); the 6.12 forms of the
@@ -72,6 +81,12 @@ struct Env {
   // picks and does not preempt (RUN_TO_PARITY), not only when PREEMPT_SHORT acted: a
   // kernel-src tree whose check decides by a preempt action (slice_protection).
   bool wakeup_limits_protection_always = false;
+  // The wakeup check's pick returns an eligible next buddy before anything else
+  // (PICK_BUDDY), not only the schedule path's pick_next_entity: a kernel-src tree
+  // whose pick_eevdf / __pick_eevdf tests PICK_BUDDY; `wakeup_buddy_only_protected`:
+  // only when that pick protects curr (no PREEMPT_SHORT) (wakeup_preempt_rule).
+  bool wakeup_picks_buddy = false;
+  bool wakeup_buddy_only_protected = false;
   // update_entity_lag clamps by calc_delta_fair(the largest queued slice + TICK_NSEC)
   // (a tree that keeps max_slice), not by P's max(2 * slice, TICK_NSEC) (§5.3).
   bool lag_limit_by_max_slice = false;
@@ -79,6 +94,22 @@ struct Env {
   // then at most 0 with DELAY_ZERO (a tree whose update_entity_lag returns whether it
   // moved the lag); P's stores the clamped lag and zeroes a positive one at completion.
   bool delayed_lag_keeps_stored = false;
+  // The entity's vlag just before the lag store being observed (lag_stored), which a
+  // delayed entity's store may keep (delayed_lag_keeps_stored): set by the caller that
+  // fires the hook where that flag is set.
+  typename A::value vlag_before_store{};
+  // Per CPU, where a tree keeps its sums in full weights shifted by its sum_shift:
+  // those sums, which sums_consistent recounts in the tree's terms (the cfs_rq's
+  // avg_vruntime / avg_load then hold them scaled down). Empty: the model's sums.
+  std::vector<FullWeightSums> full_weight_sums;
+  // calc_delta_fair divides (delta * NICE_0_LOAD / weight) instead of multiplying by
+  // the inverse weight: a tree whose 64-bit __calc_delta divides (brute::calc_delta_fair).
+  bool calc_delta_divides = false;
+  // place_entity re-bases v0 to the placed entity's vruntime when its weight exceeds
+  // the queue's (a tree whose place_entity calls update_zero_vruntime); v0_placing: the
+  // entity being placed during such a move (sums_consistent), else nullptr.
+  bool v0_at_heavy_placement = false;
+  const model::sched_entity<A>* v0_placing = nullptr;
 
   // Cold: the compiler moves each check's report path (its formatting) out of the
   // hot code, which then fits the instruction cache better.

@@ -34,15 +34,17 @@ std::size_t count_queued(const model::cfs_rq<A>& cfs) {
 // winning only a strictly earlier deadline. `keeps_curr`: an eligible curr is
 // returned at once (protected, and the profile's rule keeps it: Forms<P>);
 // `keeps_ineligible`: RUN_TO_PARITY_WAKEUP (§8.3), curr stays a candidate even when
-// ineligible.
+// ineligible; `takes_buddy`: an eligible next buddy is returned before anything else
+// (a tree whose pick takes it: Env::wakeup_picks_buddy).
 template <class A>
 const entity<A>* wakeup_pick(const model::cfs_rq<A>& cfs, const QueueSums<A>& eligible_sums, bool keeps_curr,
-                             bool keeps_ineligible) {
+                             bool keeps_ineligible, bool takes_buddy = false) {
   const std::size_t n = count_queued(cfs);
   const entity<A>* curr = cfs.curr != nullptr && cfs.curr->on_rq ? cfs.curr : nullptr;
   if (n == 0) return nullptr;
   if (n == 1) return curr != nullptr ? curr : *cfs.timeline.begin();  // the only one, unchecked
   const auto eligible = [&](const entity<A>& se) { return eligible_sums.eligible(se.vruntime); };
+  if (takes_buddy && cfs.next != nullptr && eligible(*cfs.next)) return cfs.next;
   if (curr != nullptr && !eligible(*curr) && !keeps_ineligible) curr = nullptr;
   if (curr != nullptr && keeps_curr) return curr;
   const entity<A>* best = nullptr;
@@ -103,7 +105,8 @@ class WakeupPreemptRule final : public Property<A, P> {
     const bool short_ = Forms<P>::preempt_short(cfg, sums, curr, wakee);
     const bool prot = Forms<P>::is_protected(curr);  // before the check's own protection change
     const auto* pick = protection_brute::wakeup_pick(rq.cfs, sums, Forms<P>::wakeup_keeps(cfg, curr, short_),
-                                                     Forms<P>::wakeup_keeps_ineligible(cfg, curr, short_));
+                                                     Forms<P>::wakeup_keeps_ineligible(cfg, curr, short_),
+                                                     takes_buddy(cfg, short_));
     judged_cpu_ = rq.cpu;
     expected_ = pick == &wakee;
     judged_ = {&curr, pick, short_, prot};  // the queue stays as it is until wakeup_decided
@@ -166,6 +169,15 @@ class WakeupPreemptRule final : public Property<A, P> {
           "prio_changed_fair reschedules a running task iff its nice rose (§9)");
   }
 
+  // A tree whose wakeup pick takes an eligible next buddy first (PICK_BUDDY), some only
+  // when it protects curr, that is without PREEMPT_SHORT (Env::wakeup_picks_buddy,
+  // wakeup_buddy_only_protected). The reference's pick never does (§8.2 step 8).
+  bool takes_buddy(const model::Config& cfg, bool short_) const {
+    const auto& env = this->env_;
+    return env.wakeup_picks_buddy && cfg.feat(model::Feature::PICK_BUDDY) &&
+           !(short_ && env.wakeup_buddy_only_protected);
+  }
+
   // What the pick step saw, for the report: read only when it fails.
   struct Judged {
     const model::sched_entity<A>* curr = nullptr;
@@ -182,8 +194,9 @@ class WakeupPreemptRule final : public Property<A, P> {
       return fmt::format("{} task {}: deadline {}, slice {}, {}", role, this->env_.id_of(se), A::to_string(se.deadline),
                          se.slice, eligible(se) ? "eligible" : "ineligible");
     };
-    return fmt::format("{}; {}, {}; PREEMPT_SHORT {}; brute-force pick: {}", one("wakee", wakee), one("curr", *curr),
-                       prot ? "protected" : "unprotected", short_ ? "applies" : "no",
+    return fmt::format("{}; {}, {}; PREEMPT_SHORT {}; next buddy: {}; brute-force pick: {}", one("wakee", wakee),
+                       one("curr", *curr), prot ? "protected" : "unprotected", short_ ? "applies" : "no",
+                       cfs.next == nullptr ? std::string("none") : fmt::format("task {}", this->env_.id_of(*cfs.next)),
                        pick == nullptr ? std::string("none") : fmt::format("task {}", this->env_.id_of(*pick)));
   }
 
@@ -364,7 +377,7 @@ class SliceProtection final : public Property<A, P> {
     const std::uint64_t slice = others < se.slice ? others : se.slice;
     st.vprot = se.deadline;
     if (slice != se.slice) {
-      const value limit = se.vruntime + brute::calc_delta_fair<A>(slice, se);
+      const value limit = se.vruntime + brute::calc_delta_fair<A>(slice, se, this->env_.calc_delta_divides);
       if (limit < st.vprot) st.vprot = limit;
     }
     st.curr = &se;
@@ -388,7 +401,7 @@ class SliceProtection final : public Property<A, P> {
       st.how = Origin::cancelled;
     } else if (cfg.feat(model::Feature::RUN_TO_PARITY)) {
       const std::uint64_t min_slice = this->env_.facts(rq.cfs).min_slice_except(nullptr);
-      const value limit = curr->vruntime + brute::calc_delta_fair<A>(min_slice, *curr);
+      const value limit = curr->vruntime + brute::calc_delta_fair<A>(min_slice, *curr, this->env_.calc_delta_divides);
       if (limit < st.vprot) st.vprot = limit;
       st.how = Origin::shrunk;
       st.slice = min_slice;

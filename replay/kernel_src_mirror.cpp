@@ -53,7 +53,9 @@ std::string_view forms_for_shape(unsigned shape) {
   // Debian's 6.12: zero_vruntime (the back-port), protection stashed in vlag, the
   // sums in scaled-down weights.
   const unsigned vprot_only = c::KSRC_SHAPE_VPROT_IN_VLAG | c::KSRC_SHAPE_MAX_SLICE | c::KSRC_SHAPE_SUM_SHIFT |
-                              c::KSRC_SHAPE_LAG_KEEPS_DELAYED | c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS;
+                              c::KSRC_SHAPE_LAG_KEEPS_DELAYED | c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS |
+                              c::KSRC_SHAPE_WAKEUP_PICKS_BUDDY | c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED |
+                              c::KSRC_SHAPE_CALC_DELTA_DIVIDES | c::KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT;
   if ((shape & c::KSRC_SHAPE_VPROT) == 0)
     return (shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0 && (shape & vprot_only) == 0 ? model::profile_6_12::name
                                                                                   : std::string_view{};
@@ -67,9 +69,6 @@ properties::TreeTraits tree_traits(unsigned shape, bool reference_lockstep) {
   properties::TreeTraits t;
   t.reference_lockstep = reference_lockstep;
   t.vprot = (shape & c::KSRC_SHAPE_VPROT) != 0;
-  t.wakeup_pick_step = !t.vprot;  // do_preempt_short exists only without vprot (6.12)
-  t.sum_shift = (shape & c::KSRC_SHAPE_SUM_SHIFT) != 0;
-  t.max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   return t;
 }
 
@@ -107,6 +106,7 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   if (forms_for_shape(shape) != Profile::name)  // make_kernel_src_mirror chose by the shape
     throw UnknownShape(fmt::format("kernel-src's observation shape {:#x} is not the {} forms' shape", shape,
                                    Profile::name));
+  if ((shape & c::KSRC_SHAPE_SUM_SHIFT) != 0) env_.full_weight_sums.resize(static_cast<std::size_t>(k_.ncpus()));
   load_tasks();
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
   if (checker_.empty()) return;
@@ -126,8 +126,12 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   if ((shape & c::KSRC_SHAPE_V0_BY_TREE_CHANGE) != 0) env_.v0_rule = properties::V0Rule::zero_by_tree_change;
   else if ((shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0) env_.v0_rule = properties::V0Rule::zero_in_avg_vruntime;
   env_.wakeup_limits_protection_always = (shape & c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS) != 0;
+  env_.wakeup_picks_buddy = (shape & c::KSRC_SHAPE_WAKEUP_PICKS_BUDDY) != 0;
+  env_.wakeup_buddy_only_protected = (shape & c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED) != 0;
   env_.lag_limit_by_max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   env_.delayed_lag_keeps_stored = (shape & c::KSRC_SHAPE_LAG_KEEPS_DELAYED) != 0;
+  env_.calc_delta_divides = (shape & c::KSRC_SHAPE_CALC_DELTA_DIVIDES) != 0;
+  env_.v0_at_heavy_placement = (shape & c::KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT) != 0;
   hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
   hooks_.wakeup_decided = &BasicKernelSrcMirror::on_wakeup_decided;
   hooks_.delay_entered = &BasicKernelSrcMirror::on_delay_entered;
@@ -236,6 +240,9 @@ void BasicKernelSrcMirror<P>::load_rq(int cpu) {
   r.sum_weight = full ? static_cast<std::uint64_t>(model::sum_scaled_down(static_cast<std::int64_t>(o.rq.sum_weight),
                                                                            o.rq.sum_shift))
                       : o.rq.sum_weight;
+  // sums_consistent recounts those in the tree's own terms.
+  if (full) env_.full_weight_sums.at(static_cast<std::size_t>(cpu)) = {true, o.rq.sum_shift, o.rq.sum_w_vruntime,
+                                                                         o.rq.sum_weight};
   r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
   r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
   r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
@@ -368,19 +375,21 @@ void BasicKernelSrcMirror<P>::on_picked(void* ctx, int cpu, int task, int buddy)
   m.checker_.picked(m.rq(cpu), task < 0 ? nullptr : &m.se(task), buddy != 0);
 }
 
-// The hook's raw lag and V are recounted from the loaded queue (the real code's own
-// are gone with its stack); no property reads them.
+// The hook's raw lag, limit and V are recounted from the loaded queue (the real
+// code's own are gone with its stack); no property reads them. The vlag before the
+// store is what a delayed entity's store may keep (Env::vlag_before_store).
 template <class P>
-void BasicKernelSrcMirror<P>::on_lag_stored(void* ctx, int cpu, int task) {
+void BasicKernelSrcMirror<P>::on_lag_stored(void* ctx, int cpu, int task, std::int64_t vlag_before) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
   m.lag_task_ = task;
   m.load(cpu);
   m.lag_task_ = -1;
   const auto& se = m.se(task);
+  const auto& cfs = m.rq(cpu).cfs;
   const KernelArith::value V = m.env_.facts(cpu).avg_vruntime();
-  m.checker_.lag_stored(m.rq(cpu).cfs, se, V - se.vruntime,
-                        properties::lag_detail::lag_limit(se, m.mirror_.config().tick_nsec), V);
+  m.env_.vlag_before_store = KernelArith::from_s64(vlag_before);
+  m.checker_.lag_stored(cfs, se, V - se.vruntime, properties::lag_detail::lag_limit(m.env_, cfs, se), V);
 }
 
 template <class P>
@@ -422,12 +431,15 @@ void BasicKernelSrcMirror<P>::on_block_completed(void* ctx, int cpu, int task) {
 // v0 has moved (`done`: the state has the new one). No point where a placement is
 // complete: __enqueue_entity re-bases v0 before enqueue_entity counts the entity.
 template <class P>
-void BasicKernelSrcMirror<P>::on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done) {
+void BasicKernelSrcMirror<P>::on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done, int placing) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.load(cpu);
+  if (placing >= 0) m.load_task(placing);  // not in the tree while it is placed
   const KernelArith::value now = m.times_[static_cast<std::size_t>(cpu)].base;
   const KernelArith::value from = done != 0 ? now - KernelArith::from_s64(delta) : now;
+  m.env_.v0_placing = placing >= 0 ? &m.se(placing) : nullptr;
   m.checker_.v0_moved(m.rq(cpu).cfs, from, from + KernelArith::from_s64(delta));
+  m.env_.v0_placing = nullptr;
 }
 
 // The kernel's dequeue flags as the model's (the ones delayed_entry reads).

@@ -121,12 +121,12 @@ class BasicKernelSrcMirror final : public MirrorDriver {
   static void on_placed(void* ctx, int cpu, int task, int flags, std::int64_t vlag, int had_rel, std::int64_t rel);
   static void on_placement_done(void* ctx);
   static void on_picked(void* ctx, int cpu, int task, int buddy);
-  static void on_lag_stored(void* ctx, int cpu, int task);
+  static void on_lag_stored(void* ctx, int cpu, int task, std::int64_t vlag_before);
   static void on_set_next(void* ctx, int cpu, int task);
   static void on_buddy_set(void* ctx, int cpu, int task);
   static void on_charged(void* ctx, int cpu, int task, std::uint64_t delta, int renewed, int resched);
   static void on_block_completed(void* ctx, int cpu, int task);
-  static void on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done);
+  static void on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done, int placing);
   static void on_protection_set(void* ctx, int cpu, int task, std::uint64_t min_slice);
   static void on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_);
   static void on_wakeup_decided(void* ctx, int cpu, int task, int preempted);

@@ -511,6 +511,19 @@ bool union_holds(const std::string& text, const std::string& tag, const std::str
   return false;
 }
 
+// The names the condition of `code`'s first `if` that tests sched_feat(`feature`)
+// reads (empty: no such test). The harness learns from it where a pick takes the next
+// buddy (PICK_BUDDY) and what else that test requires.
+std::set<std::string> feature_test_reads(const std::string& code, const std::string& feature) {
+  const std::regex test(R"(\bif\s*\([^;{]*\bsched_feat\s*\(\s*)" + feature + R"(\s*\))");
+  std::smatch m;
+  if (!std::regex_search(code, m, test)) return {};
+  const std::size_t open = static_cast<std::size_t>(m.position(0)) + m.str(0).find('(');
+  const std::size_t close = matching_forward(code, open, '(', ')');
+  if (close == std::string::npos) return {};
+  return references(code.substr(open, close - open));
+}
+
 // SCHED_FEAT(NAME, default) of kernel/sched/features.h under our configuration.
 std::map<std::string, bool> feature_defaults(const std::string& text) {
   std::map<std::string, bool> out;
@@ -680,6 +693,13 @@ Result extract(const Request& request) {
           const std::string ret = files[k].code.substr(it.begin, at);
           if (ret.find("void") != std::string::npos && ret.find('*') == std::string::npos)
             r.config_h += define_line("KSRC_VOID_" + it.name, 1);
+          // Where the next buddy is taken, and whether only by a pick that protects curr.
+          const std::set<std::string> buddy_test =
+              feature_test_reads(files[k].code.substr(it.begin, it.end - it.begin), "PICK_BUDDY");
+          if (!buddy_test.empty()) r.config_h += define_line("KSRC_PICK_BUDDY_IN_" + it.name, 1);
+          if (buddy_test.count("protect") != 0) r.config_h += define_line("KSRC_PICK_BUDDY_PROTECTED", 1);
+          // Where zero_vruntime is re-based: a function calling update_zero_vruntime.
+          if (it.uses.count("update_zero_vruntime") != 0) r.config_h += define_line("KSRC_REBASES_V0_IN_" + it.name, 1);
         }
         items << line << text << "\n\n";
       }

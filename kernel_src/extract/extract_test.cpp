@@ -114,6 +114,33 @@ TEST_CASE("a union of vlag and vprot in struct sched_entity is detected", "[ksrc
   CHECK_FALSE(has(extract(r).config_h, "KSRC_SE_VPROT_IN_VLAG"));
 }
 
+TEST_CASE("where a pick tests PICK_BUDDY, and whether that test reads protect, is detected", "[ksrc_extract]") {
+  const std::string harness = "int ksrc_entry(struct c *c) { return !!pick(c, 1); }\n";
+  // The test itself, not the comment or another if, decides.
+  const std::string guarded =
+      "/* if (sched_feat(PICK_BUDDY)) in a comment */\n"
+      "static struct e *pick(struct c *c, bool protect) {\n"
+      "  if (c->n == 1) return c->first;\n"
+      "  if (sched_feat(PICK_BUDDY) && protect &&\n"
+      "      c->next) return c->next;\n"
+      "  return protect ? c->curr : c->first;\n"
+      "}\n";
+  const Result with_protect = extract(request(guarded, harness));
+  CHECK(has(with_protect.config_h, "#define KSRC_PICK_BUDDY_IN_pick 1\n"));
+  CHECK(has(with_protect.config_h, "#define KSRC_PICK_BUDDY_PROTECTED 1\n"));
+  const std::string always =
+      "static struct e *pick(struct c *c, bool protect) {\n"
+      "  if (sched_feat(PICK_BUDDY) && c->next) return c->next;\n"
+      "  if (protect) return c->curr;\n"
+      "  return c->first;\n"
+      "}\n";
+  const Result without = extract(request(always, harness));
+  CHECK(has(without.config_h, "#define KSRC_PICK_BUDDY_IN_pick 1\n"));
+  CHECK_FALSE(has(without.config_h, "KSRC_PICK_BUDDY_PROTECTED"));
+  const Result none = extract(request("static struct e *pick(struct c *c, bool protect) { return c->first; }\n", harness));
+  CHECK_FALSE(has(none.config_h, "KSRC_PICK_BUDDY"));
+}
+
 TEST_CASE("preprocessor conditions are evaluated for a 64-bit kernel with nothing else configured",
           "[ksrc_extract]") {
   CHECK(condition_holds("defined(CONFIG_64BIT)"));

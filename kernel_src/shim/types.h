@@ -221,8 +221,8 @@ struct ksrc_mirror_hooks {
   /* The schedule path picked `task`: its pick_eevdf() returned it, or (`buddy`)
    * pick_next_entity() took the eligible next buddy without calling pick_eevdf(). */
   void (*picked)(void *ctx, int cpu, int task, int buddy);
-  /* update_entity_lag() stored se->vlag. */
-  void (*lag_stored)(void *ctx, int cpu, int task);
+  /* update_entity_lag() stored se->vlag; `vlag_before` was se->vlag before the call. */
+  void (*lag_stored)(void *ctx, int cpu, int task, s64 vlag_before);
   /* set_next_entity() is about to make `task` curr. */
   void (*set_next)(void *ctx, int cpu, int task);
   /* set_next_buddy() made `task` the next buddy. */
@@ -234,8 +234,9 @@ struct ksrc_mirror_hooks {
   void (*charged)(void *ctx, int cpu, int task, u64 delta, int renewed, int resched);
   /* v0 moves by `delta` != 0: about to (`done` 0: 6.12's and 7.0's update_zero_vruntime
    * re-base inside avg_vruntime(), 6.19's update_zero_vruntime()), or it has moved
-   * (`done` 1: 6.18.2's update_min_vruntime()). */
-  void (*v0_moved)(void *ctx, int cpu, s64 delta, int done);
+   * (`done` 1: 6.18.2's update_min_vruntime()). `placing`: the task whose place_entity()
+   * re-bases v0 itself (7.1: to a placed entity heavier than the queue), else -1. */
+  void (*v0_moved)(void *ctx, int cpu, s64 delta, int done, int placing);
   /* The wakeup check reached its pick: do_preempt_short() for wakee `task` against
    * curr `curr` returned `short_` (before its cancel_protect_slice). */
   void (*wakeup_pick_step)(void *ctx, int cpu, int curr, int task, int short_);

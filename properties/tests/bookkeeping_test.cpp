@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "model/arith_kernel.h"
+#include "model/mirror.h"
+#include "properties/bookkeeping.h"
 #include "properties/tests/harness.h"
 
 using eevdf::properties::testing::Harness;
@@ -29,6 +31,16 @@ task 2
 @3ms tick 0
 @4ms tick 0
 )";
+
+// kTwoTasks up to its tick at 1 ms: task 2 runs at b (returned), task 1 (nice 0) has
+// run 1 ms and waits in the tree at b + 1000000.
+K::value after_first_tick(Harness<K>& h) {
+  h.apply_until(7);
+  const auto& cfs = h.rq(0).cfs;
+  REQUIRE(cfs.curr == &h.task(2).se);
+  REQUIRE(h.task(1).se.vruntime - cfs.curr->vruntime == 1000000);
+  return cfs.curr->vruntime;
+}
 
 }  // namespace
 
@@ -61,11 +73,9 @@ TEST_CASE("sums_consistent: v0 re-based by __enqueue_entity / __dequeue_entity",
   // the tree as well it counts twice: b + floor(1024 * 1000000 / 3072) = b + 333333.
   Harness<K> h(kTwoTasks, {"sums_consistent"});
   h.env().v0_rule = eevdf::properties::V0Rule::zero_by_tree_change;
-  h.apply_until(7);
+  const K::value b = after_first_tick(h);
   auto& cfs = h.rq(0).cfs;
-  REQUIRE(cfs.curr == &h.task(2).se);
-  const K::value b = cfs.curr->vruntime, from = cfs.min_vruntime;
-  REQUIRE(h.task(1).se.vruntime - b == 1000000);
+  const K::value from = cfs.min_vruntime;
   h.checker().v0_moved(cfs, from, b + 500000);
   CHECK(h.sink.violations.empty());
   h.checker().v0_moved(cfs, from, b + 333333);  // V of the queue is b + 500000
@@ -78,6 +88,68 @@ TEST_CASE("sums_consistent: v0 re-based by __enqueue_entity / __dequeue_entity",
   h.env().v0_rule = eevdf::properties::V0Rule::profile;
   h.checker().v0_moved(cfs, from, b + 500000);
   CHECK(h.sink.count("sums_consistent") == 2);
+}
+
+TEST_CASE("sums_consistent: v0 re-based by a placement heavier than the queue", "[properties][bookkeeping]") {
+  // A tree whose place_entity moves v0 to the placed entity (Env::v0_at_heavy_placement).
+  // After the tick at 1 ms task 2 (nice 0, weight 1024) runs at b; task 1 is taken out
+  // of the tree as a placement would hold it, at b + 1000000. V of the queue is b, so
+  // a move to b + 1000000 is no avg_vruntime re-base: it holds only as the placement's,
+  // and only when task 1 weighs more than the queue's 1024.
+  Harness<K> h(kTwoTasks, {"sums_consistent"});
+  h.env().v0_rule = eevdf::properties::V0Rule::zero_in_avg_vruntime;
+  const K::value b = after_first_tick(h);
+  auto& cfs = h.rq(0).cfs;
+  auto& placed = h.task(1).se;
+  const K::value from = cfs.min_vruntime;
+  cfs.timeline.erase(&placed);
+  h.env().v0_at_heavy_placement = true;
+  h.env().v0_placing = &placed;
+  h.checker().v0_moved(cfs, from, b + 1000000);  // nice 0 against 1024: not heavier
+  CHECK(h.sink.count("sums_consistent") == 1);
+  placed.load.weight = 1277 << 10;  // nice -1
+  h.checker().v0_moved(cfs, from, b + 1000000);
+  CHECK(h.sink.count("sums_consistent") == 1);
+  h.checker().v0_moved(cfs, from, b + 999999);  // not the placed entity's vruntime
+  CHECK(h.sink.count("sums_consistent") == 2);
+  h.env().v0_at_heavy_placement = false;  // a tree whose place_entity never re-bases
+  h.checker().v0_moved(cfs, from, b + 1000000);
+  CHECK(h.sink.count("sums_consistent") == 3);
+  h.env().v0_placing = nullptr;
+  cfs.timeline.insert(&placed);
+}
+
+TEST_CASE("sums_consistent on a tree keeping full weights shifted by its sum_shift", "[properties][bookkeeping]") {
+  // After the tick at 1 ms the tree holds task 1 alone (nice 0, full weight 1048576)
+  // at key 1000000 (curr, task 2, runs at v0). Shifted by 3 a tree counts its weight
+  // 1048576 >> 3 = 131072: Σ key*w = 131072000000, Σ w = 131072; unshifted
+  // 1048576000000 and 1048576.
+  using eevdf::properties::FullWeightSums;
+  Harness<K> h(kTwoTasks, {"sums_consistent"});
+  h.apply_until(6);
+  auto& kept = h.env().full_weight_sums;
+  kept = {FullWeightSums{true, 3, 131072000000, 131072}};
+  h.apply_until(7);
+  CHECK(h.sink.violations.empty());
+  const auto recheck = [&](FullWeightSums sums) {
+    kept = {sums};
+    h.touch({0});
+    h.checker().after_event(eevdf::properties::testing::tick_event());
+    return h.sink.count("sums_consistent");
+  };
+  CHECK(recheck({true, 0, 1048576000000, 1048576}) == 0);
+  // One off in Σ key*w: a violation, which the model's scaled-down copy of the sums
+  // (>> 7) would not show.
+  CHECK(eevdf::model::sum_scaled_down(131072000001, 3) == 1024000000);
+  CHECK(recheck({true, 3, 131072000001, 131072}) == 1);
+  CHECK(recheck({true, 3, 131072000000, 131073}) == 2);
+  // The model's own sums are not read then: a drifted avg_load goes unseen.
+  h.rq(0).cfs.avg_load += 1;
+  CHECK(recheck({true, 3, 131072000000, 131072}) == 2);
+  // A shift at which w >> shift < 2 counts 2 (the kernel's floor of a shifted weight).
+  CHECK(eevdf::properties::shifted_sum_weight(1048576, 20) == 2);
+  CHECK(eevdf::properties::shifted_sum_weight(1048576, 19) == 2);
+  CHECK(eevdf::properties::shifted_sum_weight(1048576, 18) == 4);
 }
 
 TEST_CASE("counters_consistent catches a wrong nr_running", "[properties][bookkeeping]") {

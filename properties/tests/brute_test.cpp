@@ -62,6 +62,18 @@ TEST_CASE("the oracle's calc_delta_fair gives the worked vectors of §1.3", "[pr
   CHECK(brute::calc_delta_fair<K>(1'000'000, task_entity(1000, 0)) == K::value(1023999));
 }
 
+TEST_CASE("calc_delta_fair of a tree whose __calc_delta divides", "[properties][brute]") {
+  // Nice 6 (weight 272, table inverse 15790321), 31.37104 ms, worked by hand. Dividing:
+  // floor(31371040 * 2^20 / (272 * 2^10)) = floor(31371040 * 1024 / 272) = 118102738.
+  // By the inverse: fact = 1024 * 15790321 = 16169288704 >= 2^32, fls(3) = 2: fact
+  // 4042322176, shift 30; floor(31371040 * 4042322176 / 2^30) = 118102739.
+  const auto se = task_entity(272, 15790321);
+  CHECK(brute::calc_delta_fair<K>(31'371'040, se, true) == K::value(118102738));
+  CHECK(brute::calc_delta_fair<K>(31'371'040, se, false) == K::value(118102739));
+  // At NICE_0_LOAD both are delta itself.
+  CHECK(brute::calc_delta_fair<K>(31'371'040, task_entity(1024, 4194304), true) == K::value(31371040));
+}
+
 TEST_CASE("the oracle's scaled base slice is §2's factor times the normalized one", "[properties][brute]") {
   // 1 + ilog2(min(ncpus, 8)): 1, 2, 2, 3, 3, 3, 3, 4, 4 for 1..9 CPUs.
   const std::uint64_t factor[] = {1, 2, 2, 3, 3, 3, 3, 4, 4};

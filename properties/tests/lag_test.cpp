@@ -286,11 +286,12 @@ TEST_CASE("service_conservation recounts every task at the end", "[properties][l
   CHECK(h.sink.count("service_conservation") == 1);
 }
 
-TEST_CASE("the lag store's forms: the max_slice clamp and the delayed store", "[properties][lag]") {
-  // Nice 0 (calc_delta_fair is the identity), HZ 1000: task 1 (3 ms) runs, task 2
-  // (0.3 ms) is queued. §5.3's limit for task 2: max(2 * 0.3 ms, 1 ms) = 1 ms; a
-  // max_slice tree's: the largest queued slice + TICK_NSEC = 3 ms + 1 ms.
-  const char* const text = R"(eevdf-trace 1
+namespace {
+
+// Nice 0 (calc_delta_fair is the identity), HZ 1000: task 1 (3 ms) runs, task 2
+// (0.3 ms) is queued. §5.3's limit for task 2: max(2 * 0.3 ms, 1 ms) = 1 ms; a
+// max_slice tree's: the largest queued slice + TICK_NSEC = 3 ms + 1 ms.
+const char* const kLongAndShort = R"(eevdf-trace 1
 topology 1x1
 hz 1000
 task 1 slice=3ms
@@ -298,7 +299,11 @@ task 2 slice=0.3ms
 @0 fork 1
 @0 fork 2
 )";
-  Harness<K> h(text, {"migration_preserves_lag"});
+
+}  // namespace
+
+TEST_CASE("the lag store's forms: the max_slice clamp and the delayed store", "[properties][lag]") {
+  Harness<K> h(kLongAndShort, {"migration_preserves_lag"});
   h.apply_until();
   const auto& cfs = h.run->machine().rqs().at(0).cfs;
   const auto& se2 = h.run->machine().tasks().at(1).se;
@@ -321,4 +326,39 @@ task 2 slice=0.3ms
   CHECK(stored_lag(env, K::value{50}, limit, true, before) == 0);
   CHECK(stored_lag(env, K::value{-80}, limit, false, before) == -80);
   CHECK(stored_lag(env, K::value{50}, limit, false, before) == 50);
+}
+
+TEST_CASE("lag_clamped in a tree's forms: the max_slice limit, a delayed store keeping its vlag", "[properties][lag]") {
+  // kLongAndShort: task 2's limit is 1 ms by §5.3, 4 ms on a max_slice tree. Stores
+  // of task 2's vlag fed to the hook by hand.
+  Harness<K> h(kLongAndShort, {"lag_clamped"});
+  h.apply_until();
+  auto& env = h.env();
+  const auto& cfs = h.rq(0).cfs;
+  auto& se2 = h.task(2).se;
+  const auto store = [&](std::int64_t vlag) {
+    se2.vlag = K::value{vlag};
+    h.checker().lag_stored(cfs, se2, 0, 0, 0);
+    return h.sink.count("lag_clamped");
+  };
+  CHECK(store(1'000'000) == 0);
+  CHECK(store(-1'000'000) == 0);
+  CHECK(store(1'000'001) == 1);
+  env.lag_limit_by_max_slice = true;
+  CHECK(store(4'000'000) == 1);
+  CHECK(store(-4'000'000) == 1);
+  CHECK(store(-4'000'001) == 2);
+
+  // A delayed entity whose vlag before the store was 5 ms: a tree whose store keeps
+  // it (delayed_lag_keeps_stored) may store exactly that, beyond the limit; any other
+  // value beyond it, or the same value without that rule or not delayed, is a violation.
+  se2.sched_delayed = true;
+  env.vlag_before_store = K::value{5'000'000};
+  CHECK(store(5'000'000) == 3);
+  env.delayed_lag_keeps_stored = true;
+  CHECK(store(5'000'000) == 3);
+  CHECK(store(4'999'999) == 4);
+  CHECK(store(-5'000'000) == 5);
+  se2.sched_delayed = false;
+  CHECK(store(5'000'000) == 6);
 }

@@ -349,6 +349,61 @@ task 3 slice=3ms
   CHECK(rfc.rq(0).curr->id == 1);
 }
 
+TEST_CASE("wakeup_preempt_rule: a tree whose wakeup pick takes the next buddy", "[properties][protection]") {
+  // Env::wakeup_picks_buddy: the check's pick returns an eligible next buddy first;
+  // wakeup_buddy_only_protected: only when it protects curr (no PREEMPT_SHORT). The
+  // reference's pick never takes it, so where the rules part, the reference's decision
+  // is a violation of the tree's rule. One CPU, equal weights, NEXT_BUDDY: the woken
+  // task becomes the next buddy before the pick step.
+  //
+  // Protected: task 1 (3 ms) is forked on the idle CPU at X: deadline = vprot = X + 1.5 ms.
+  // Task 2 (3 ms, not shorter) wakes at 0.1 ms with lag 0 at V = v1 = X + 0.1 ms:
+  // eligible. The reference keeps the protected eligible curr (no preemption); the
+  // buddy rule picks task 2, with or without only_protected.
+  const char* const protected_text = R"(eevdf-trace 1
+topology 1x1
+features NEXT_BUDDY
+task 1 slice=3ms
+task 2 slice=3ms
+@0 fork 2
+@0 sleep 2
+@0 fork 1
+@0.1ms wake 2
+)";
+  // PREEMPT_SHORT: task 3 (3 ms) forks beside task 1 at X, deadline X + 1.5 ms (a fork
+  // sets no buddy, and does not preempt the protected curr). At 0.1 ms V = (X + 0.1 ms
+  // + X) / 2 = X + 0.05 ms; task 2 (2 ms, shorter) wakes there, deadline X + 2.05 ms.
+  // The pick without protection drops curr (X + 0.1 ms > V: ineligible) and picks task 3
+  // (X + 1.5 ms < X + 2.05 ms): no preemption. Only a buddy taken under PREEMPT_SHORT
+  // picks task 2.
+  const char* const short_text = R"(eevdf-trace 1
+topology 1x1
+features NEXT_BUDDY
+task 1 slice=3ms
+task 2 slice=2ms
+task 3 slice=3ms
+@0 fork 2
+@0 sleep 2
+@0 fork 1
+@0 fork 3
+@0.1ms wake 2
+)";
+  const auto violations = [](const char* text, bool takes, bool only_protected) {
+    Harness<K> h(text, {"wakeup_preempt_rule"});
+    h.env().wakeup_picks_buddy = takes;
+    h.env().wakeup_buddy_only_protected = only_protected;
+    h.apply_until();
+    CHECK(h.rq(0).curr->id == 1);  // the reference never preempted
+    return h.sink.count("wakeup_preempt_rule");
+  };
+  CHECK(violations(protected_text, false, false) == 0);
+  CHECK(violations(protected_text, true, false) == 1);
+  CHECK(violations(protected_text, true, true) == 1);
+  CHECK(violations(short_text, false, false) == 0);
+  CHECK(violations(short_text, true, false) == 1);
+  CHECK(violations(short_text, true, true) == 0);
+}
+
 TEST_CASE("slice_protection: a shrunk slice of curr keeps protection to its deadline", "[properties][protection]") {
   // §7.3 and fair.c set_protect_slice: vprot = deadline, lowered only when the
   // slice used differs from curr's own. Task 1 (3 ms) runs beside task 2 (3 ms),

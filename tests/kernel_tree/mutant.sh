@@ -45,7 +45,7 @@ echo "diff: $(grep -E '^shrunk' "$scratch/diff.txt")"
 "$check" gen --kernel-tree "$copy" --seed 3 --events 300 --tasks 5 --sockets 1 --cores 2 -o "$scratch/gen.trace" \
   2> "$scratch/gen.txt" || { cat "$scratch/gen.txt"; echo "gen on the mutant failed"; exit 1; }
 status=0
-"$check" shrink --kernel-tree "$copy" --budget 20s "$scratch/gen.trace" -o "$scratch/shrunk.trace" \
+"$check" shrink --kernel-tree "$copy" --budget 300s "$scratch/gen.trace" -o "$scratch/shrunk.trace" \
   > "$scratch/shrink.txt" 2>&1 || status=$?
 [ "$status" = 0 ] || { cat "$scratch/shrink.txt"; echo "shrink: exit $status, expected 0"; exit 1; }
 events=$(grep -cE '^@' "$scratch/shrunk.trace")
