@@ -185,6 +185,7 @@ int run(const MutateFlags& f) {
     j["version"] = tree.tree.version;
     j["seed"] = f.seed;
     j["traces"] = f.traces;
+    j["properties_fingerprint"] = EEVDF_PROPERTIES_FINGERPRINT;
     j["baseline_violations"] = baseline.properties;
     j["stillborn"] = tree.stillborn;
     j["total"] = all.json();
@@ -218,6 +219,8 @@ int run(const MutateFlags& f) {
 
   std::cout << fmt::format("mutate: Linux {} ({}), seed {}, {} traces per mutant: {} mutants\n", tree.tree.version,
                            dir, f.seed, f.traces, all.total);
+  std::cout << fmt::format("judged by the properties of fingerprint {} (docs/MUTATION.md)\n",
+                           EEVDF_PROPERTIES_FINGERPRINT);
   if (!tree.stillborn.empty())
     std::cout << fmt::format("stillborn (they do not compile, left out): {}\n", fmt::join(tree.stillborn, ", "));
   std::cout << fmt::format("the unmutated code violates: {} (these kill no mutant)\n",
