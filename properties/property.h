@@ -6,6 +6,7 @@
 
 #include <cstdint>      // ns
 #include <memory>       // make_property
+#include <optional>     // kept counters
 #include <set>          // CPUs
 #include <string>       // report text
 #include <string_view>  // names
@@ -102,6 +103,9 @@ struct Env {
   // those sums, which sums_consistent recounts in the tree's terms (the cfs_rq's
   // avg_vruntime / avg_load then hold them scaled down). Empty: the model's sums.
   std::vector<FullWeightSums> full_weight_sums;
+  // Per CPU, where a tree keeps cfs_rq->h_nr_delayed: its value, which
+  // counters_consistent recounts as the queue's delayed members. Empty: none kept.
+  std::vector<std::optional<unsigned>> h_nr_delayed;
   // calc_delta_fair divides (delta * NICE_0_LOAD / weight) instead of multiplying by
   // the inverse weight: a tree whose 64-bit __calc_delta divides (brute::calc_delta_fair).
   bool calc_delta_divides = false;

@@ -107,6 +107,7 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
     throw UnknownShape(fmt::format("kernel-src's observation shape {:#x} is not the {} forms' shape", shape,
                                    Profile::name));
   if ((shape & c::KSRC_SHAPE_SUM_SHIFT) != 0) env_.full_weight_sums.resize(static_cast<std::size_t>(k_.ncpus()));
+  if ((shape & c::KSRC_SHAPE_H_NR_DELAYED) != 0) env_.h_nr_delayed.resize(static_cast<std::size_t>(k_.ncpus()));
   load_tasks();
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
   if (checker_.empty()) return;
@@ -243,6 +244,8 @@ void BasicKernelSrcMirror<P>::load_rq(int cpu) {
   // sums_consistent recounts those in the tree's own terms.
   if (full) env_.full_weight_sums.at(static_cast<std::size_t>(cpu)) = {true, o.rq.sum_shift, o.rq.sum_w_vruntime,
                                                                          o.rq.sum_weight};
+  // counters_consistent recounts it where the tree keeps it.
+  if (o.has(c::KSRC_SHAPE_H_NR_DELAYED)) env_.h_nr_delayed.at(static_cast<std::size_t>(cpu)) = o.rq.h_nr_delayed;
   r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
   r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
   r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
