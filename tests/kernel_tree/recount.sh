@@ -2,9 +2,11 @@
 # The recounts of the real code's own state, each failing on a one-line mutant of the
 # default tree written here at run time (a statement deleted), and holding on the
 # tree itself:
-# - counters_consistent recounts cfs_rq->h_nr_delayed: the copy's set_delayed() no
-#   longer counts the entity it delays.
-# The deletion changes nothing the other properties see on these campaigns.
+# - counters_consistent recounts cfs_rq->h_nr_delayed: the copy's set_delayed() does
+#   not count the entity it delays;
+# - augmented_consistent recounts each tree member's min_vruntime over its subtree:
+#   the copy's min_vruntime_update() leaves out its right child's.
+# Neither deletion changes what the other properties see on these campaigns.
 # Usage: recount.sh <eevdf-check> <default tree> <scratch dir>
 set -euo pipefail
 check=$1 tree=$2 scratch=$3
@@ -31,9 +33,16 @@ judge() {
 }
 
 mutant no-delayed-count 'cfs_rq->h_nr_delayed++;'
+mutant no-right-min-vruntime '__min_vruntime_update(se, node->rb_right);'
 
 judge "$tree" counters_consistent 0
 judge "$scratch/no-delayed-count" counters_consistent 1
 grep -q '^VIOLATION counters_consistent' "$out" && grep -q 'h_nr_delayed=0; recount delayed=1' "$out" ||
   { cat "$out"; echo "counters_consistent: no h_nr_delayed recount failed"; exit 1; }
 echo "counters_consistent: $(grep -m1 'h_nr_delayed=' "$out")"
+
+judge "$tree" augmented_consistent 0
+judge "$scratch/no-right-min-vruntime" augmented_consistent 1
+grep -q '^VIOLATION augmented_consistent' "$out" ||
+  { cat "$out"; echo "augmented_consistent: no violation"; exit 1; }
+echo "augmented_consistent: $(grep -m1 'kept min_vruntime=' "$out")"
