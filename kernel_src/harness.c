@@ -644,7 +644,7 @@ static void ksrc_observe_rq(struct rq *rq, struct ksrc_obs_rq *out) {
     e->in_tree = 1;
     curr_in_tree |= se == cfs_rq->curr;
   }
-  if (derived) {
+  if (derived || (out->ask & KSRC_OBS_TREE) != 0) {
     /* Children by a second in-order walk: the i-th node is entities[i]. */
     int i = 0;
     for (struct rb_node *node = rb_first_cached(&cfs_rq->tasks_timeline); node && i < out->n; node = rb_next(node), ++i) {

@@ -459,10 +459,10 @@ bool Machine::protected_slice(int p) const {
 // Filled in observe_room_ (room for every task and curr, allocated once), then the
 // n entities copied: the property mirror observes at every hook, and a vector resized
 // to the task count each time would clear it each time.
-void Machine::observe(int cpu, Observation& out, bool derived) const {
+void Machine::observe(int cpu, Observation& out, unsigned ask) const {
   observe_room_.resize(extra_.size() + 1);
   out.rq = c::ksrc_obs_rq{};
-  out.rq.ask = derived ? static_cast<unsigned>(c::KSRC_OBS_DERIVED) : 0u;
+  out.rq.ask = ask;
   out.rq.capacity = static_cast<int>(observe_room_.size());
   out.rq.entities = observe_room_.data();
   api_->observe(const_cast<c::rq*>(&rq(cpu)), &out.rq);  // pure: avg_vruntime runs on a copy

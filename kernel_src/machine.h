@@ -84,10 +84,10 @@ class Machine {
   std::uint64_t avg_vruntime_of(int cpu) const;
   bool eligible(int p) const;        // entity_eligible (pure)
   bool protected_slice(int p) const;  // running and protect_slice() (vlag == deadline)
-  // The runqueue of `cpu` through the observation interface (observation.h); without
-  // `derived`, V, eligibility and the tree's shape are left out (KSRC_OBS_DERIVED).
+  // The runqueue of `cpu` through the observation interface (observation.h), with
+  // what `ask` asks for beyond the state (KSRC_OBS_*: V, eligibility, the tree's shape).
   Observation observe(int cpu) const;
-  void observe(int cpu, Observation& out, bool derived = true) const;
+  void observe(int cpu, Observation& out, unsigned ask = c::KSRC_OBS_DERIVED) const;
   // SCHED_WARN_ON / WARN_ON_ONCE taken by the kernel code so far.
   unsigned long warnings() const { return warnings_; }
   // The first of them: "SCHED_WARN_ON(<condition>) in <function>" ("" while none).

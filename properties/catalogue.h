@@ -26,10 +26,12 @@ struct PropertyInfo {
   std::string_view judged_by = {};
 };
 
-inline constexpr std::array<PropertyInfo, 32> kCatalogue{{
+inline constexpr std::array<PropertyInfo, 33> kCatalogue{{
     {"sums_consistent", Kind::pass_fail, Exact::both, "incremental sums, load and nr_queued match a recount",
      Profiles::both_own_6_12_form, "v0 is zero_vruntime: it moves only inside avg_vruntime, to V of Q at that moment, in either direction (§4.3)"},
     {"counters_consistent", Kind::pass_fail, Exact::both, "nr_running, nr_runnable and task states agree"},
+    {"augmented_consistent", Kind::pass_fail, Exact::kernel,
+     "each tree member keeps its subtree's minimum vruntime (and min/max slice) (kernel-src)"},
     {"task_conservation", Kind::pass_fail, Exact::both, "every runnable task is on exactly one runqueue"},
     {"service_conservation", Kind::pass_fail, Exact::both, "charged CPU time equals busy time to the ns"},
     {"no_overflow", Kind::pass_fail, Exact::kernel, "no s64 difference, product or sum overflows"},

@@ -6,6 +6,7 @@
 
 #include <cstdint>      // ns
 #include <memory>       // make_property
+#include <optional>     // kept counters
 #include <set>          // CPUs
 #include <string>       // report text
 #include <string_view>  // names
@@ -51,6 +52,21 @@ struct FullWeightSums {
   unsigned shift = 0;
   std::int64_t sum = 0;
   std::uint64_t weight = 0;
+};
+
+// A runqueue's timeline as a tree's own rbtree holds it (Env::augmented): each member
+// with its children and the augmented values the tree keeps for its subtree.
+struct AugmentedNode {
+  int task = -1;               // the task index
+  int left = -1, right = -1;   // children: indices into AugmentedTree::nodes (-1: none)
+  std::uint64_t vruntime = 0, slice = 0;
+  std::uint64_t min_vruntime = 0, min_slice = 0, max_slice = 0;
+};
+struct AugmentedTree {
+  bool kept = false;                       // this runqueue's tree was loaded
+  bool has_min_slice = false, has_max_slice = false;  // the values the tree keeps besides min_vruntime
+  int root = -1;                           // index into nodes, -1: empty
+  std::vector<AugmentedNode> nodes;        // in tree order
 };
 
 // What every property sees: the model, where the replay is, which CPUs the current
@@ -102,6 +118,12 @@ struct Env {
   // those sums, which sums_consistent recounts in the tree's terms (the cfs_rq's
   // avg_vruntime / avg_load then hold them scaled down). Empty: the model's sums.
   std::vector<FullWeightSums> full_weight_sums;
+  // Per CPU, where a tree keeps cfs_rq->h_nr_delayed: its value, which
+  // counters_consistent recounts as the queue's delayed members. Empty: none kept.
+  std::vector<std::optional<unsigned>> h_nr_delayed;
+  // Per CPU, the real code's rbtree after the event (kernel-src), which
+  // augmented_consistent walks: the reference keeps no per-node values. Empty: none.
+  std::vector<AugmentedTree> augmented;
   // calc_delta_fair divides (delta * NICE_0_LOAD / weight) instead of multiplying by
   // the inverse weight: a tree whose 64-bit __calc_delta divides (brute::calc_delta_fair).
   bool calc_delta_divides = false;

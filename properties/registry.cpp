@@ -11,6 +11,7 @@
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "properties/augmented.h"
 #include "properties/bookkeeping.h"
 #include "properties/delayed.h"
 #include "properties/kernel_warn.h"
@@ -32,6 +33,7 @@ Table<A, P> factories() {
   Table<A, P> table{
       {"sums_consistent", plain<A, P, SumsConsistent<A, P>>()},
       {"counters_consistent", plain<A, P, CountersConsistent<A, P>>()},
+      {"augmented_consistent", plain<A, P, AugmentedConsistent<A, P>>()},
       {"task_conservation", plain<A, P, TaskConservation<A, P>>()},
       {"no_overflow", plain<A, P, NoOverflow<A, P>>()},
       {"lag_zero_sum", plain<A, P, LagZeroSum<A, P>>()},
@@ -52,7 +54,8 @@ Table<A, P> factories() {
 // slice protection in its place: the PropertySet that calls the selected checks.
 // A class registered without a place here fails add_properties' assertion.
 template <class A, class P, class... Protection>
-using SetWith = PropertySet<A, P, SumsConsistent<A, P>, CountersConsistent<A, P>, TaskConservation<A, P>,
+using SetWith = PropertySet<A, P, SumsConsistent<A, P>, CountersConsistent<A, P>, AugmentedConsistent<A, P>,
+                            TaskConservation<A, P>,
                             NoOverflow<A, P>, LagZeroSum<A, P>, PickRules<A, P, PickRule::eligible>,
                             PickRules<A, P, PickRule::earliest>, PickRules<A, P, PickRule::nonempty>,
                             DelayedNeverRuns<A, P>, IowaitAccounting<A, P>, IowaitVisibility<A, P>,

@@ -97,7 +97,10 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
     : k_(k), mirror_(config, specs), env_(mirror_, sink), checker_(env_),
       obs_(static_cast<std::size_t>(k.ncpus())), times_(static_cast<std::size_t>(k.ncpus())),
       members_(static_cast<std::size_t>(k.ncpus())) {
-  properties::add_properties(checker_, env_, mirror_selection(selection, traits));
+  const properties::Selection judged = mirror_selection(selection, traits);
+  properties::add_properties(checker_, env_, judged);
+  walk_tree_ = listed(judged.check, "augmented_consistent");
+  if (walk_tree_) env_.augmented.resize(static_cast<std::size_t>(k.ncpus()));
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) {
     observe(cpu);
     times_[static_cast<std::size_t>(cpu)] = model::VirtualTimes::initial(obs_[static_cast<std::size_t>(cpu)].rq.v0);
@@ -107,6 +110,7 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
     throw UnknownShape(fmt::format("kernel-src's observation shape {:#x} is not the {} forms' shape", shape,
                                    Profile::name));
   if ((shape & c::KSRC_SHAPE_SUM_SHIFT) != 0) env_.full_weight_sums.resize(static_cast<std::size_t>(k_.ncpus()));
+  if ((shape & c::KSRC_SHAPE_H_NR_DELAYED) != 0) env_.h_nr_delayed.resize(static_cast<std::size_t>(k_.ncpus()));
   load_tasks();
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
   if (checker_.empty()) return;
@@ -243,6 +247,8 @@ void BasicKernelSrcMirror<P>::load_rq(int cpu) {
   // sums_consistent recounts those in the tree's own terms.
   if (full) env_.full_weight_sums.at(static_cast<std::size_t>(cpu)) = {true, o.rq.sum_shift, o.rq.sum_w_vruntime,
                                                                          o.rq.sum_weight};
+  // counters_consistent recounts it where the tree keeps it.
+  if (o.has(c::KSRC_SHAPE_H_NR_DELAYED)) env_.h_nr_delayed.at(static_cast<std::size_t>(cpu)) = o.rq.h_nr_delayed;
   r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
   r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
   r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
@@ -259,9 +265,26 @@ void BasicKernelSrcMirror<P>::load(int cpu) {
   load_rq(cpu);
 }
 
+// The rbtree as its own children link it: the tree's members come first in the
+// observation, in tree order, so an entity's index is its node's.
 template <class P>
-void BasicKernelSrcMirror<P>::observe(int cpu) {
-  k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)], /*derived=*/false);  // the load reads none of them
+void BasicKernelSrcMirror<P>::load_tree(int cpu) {
+  const kernel_src::Observation& o = obs_[static_cast<std::size_t>(cpu)];
+  properties::AugmentedTree& t = env_.augmented.at(static_cast<std::size_t>(cpu));
+  t.kept = true;
+  t.has_min_slice = o.has(c::KSRC_SHAPE_MIN_SLICE);
+  t.has_max_slice = o.has(c::KSRC_SHAPE_MAX_SLICE);
+  t.root = o.rq.root;
+  t.nodes.clear();
+  for (const c::ksrc_obs_entity& e : o.entities)
+    if (e.in_tree != 0)
+      t.nodes.push_back({e.task, e.left, e.right, e.vruntime, e.slice, e.min_vruntime, e.min_slice, e.max_slice});
+}
+
+template <class P>
+void BasicKernelSrcMirror<P>::observe(int cpu, unsigned ask) {
+  // V and eligibility are never read; the tree's shape only after an event.
+  k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)], ask);
   auto& times = times_[static_cast<std::size_t>(cpu)];
   times = times.moved_to(obs_[static_cast<std::size_t>(cpu)].rq.v0);
 }
@@ -310,9 +333,11 @@ void BasicKernelSrcMirror<P>::after(const trace::Event& e) {
   auto& cpus = env_.touched;
   std::sort(cpus.begin(), cpus.end());
   cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
-  for (const int cpu : cpus) observe(cpu);
+  for (const int cpu : cpus) observe(cpu, walk_tree_ ? static_cast<unsigned>(c::KSRC_OBS_TREE) : 0u);
   for (const int cpu : cpus) load_leavers(cpu);
   for (const int cpu : cpus) load_rq(cpu);
+  if (walk_tree_)
+    for (const int cpu : cpus) load_tree(cpu);
   checker_.after_event(e);
   last_ = e;
   last_checked_ = cpus;
