@@ -85,7 +85,7 @@ class WakeupPreemptRule final : public Property<A, P> {
   std::string_view name() const override { return "wakeup_preempt_rule"; }
 
   void before_event(const trace::Event& e) override {
-    judged_cpu_ = decided_cpu_ = -1;
+    judged_cpu_ = decided_cpu_ = entered_cpu_ = -1;
     picked_ = charged_resched_ = false;
     renice_ = {};
     const auto& m = this->env_.m;
@@ -96,9 +96,29 @@ class WakeupPreemptRule final : public Property<A, P> {
     renice_ = {p.cpu, p.id, p.nice, e.nice, protection_brute::count_queued(rq.cfs)};
   }
 
+  // §8.2 steps 1-6: a check under a fair curr that is not the wakee, with no reschedule
+  // pending and WAKEUP_PREEMPTION on, has no return before its pick step (its own
+  // update_curr may ask to reschedule, after this test). A tree whose check decides
+  // by a preempt action returns before its pick on a fork, a delayed wakee or a next
+  // buddy, unless PREEMPT_SHORT sends a shorter wakee to its pick first
+  // (Env::wakeup_returns_before_pick): there only that case is judged.
+  void wakeup_entered(const model::rq<A>& rq, const model::sched_entity<A>& wakee) override {
+    if (entered_cpu_ >= 0) report_no_pick();
+    if (rq.curr == nullptr || &rq.curr->se == &wakee || rq.need_resched) return;
+    const auto& cfg = this->env_.m.config();
+    if (!cfg.feat(model::Feature::WAKEUP_PREEMPTION)) return;
+    if (this->env_.wakeup_returns_before_pick &&
+        !(cfg.feat(model::Feature::PREEMPT_SHORT) && wakee.slice < rq.curr->se.slice))
+      return;
+    this->judged();
+    entered_cpu_ = rq.cpu;
+    entered_task_ = this->env_.id_of(wakee);
+  }
+
   void wakeup_pick_step(const model::rq<A>& rq, const model::sched_entity<A>& curr,
                         const model::sched_entity<A>& wakee, bool /*short_*/) override {
     judged_cpu_ = -1;
+    if (rq.cpu == entered_cpu_) entered_cpu_ = -1;
     if (rq.need_resched) return;  // asked already, by this check's own update_curr: not the rule's
     const auto& cfg = this->env_.m.config();
     const QueueSums<A>& sums = this->env_.facts(rq.cfs).q;
@@ -134,6 +154,7 @@ class WakeupPreemptRule final : public Property<A, P> {
   }
 
   void after_event(const trace::Event&) override {
+    if (entered_cpu_ >= 0) report_no_pick();
     if (decided_cpu_ >= 0 && picked_ != decided_)
       this->fail(
           decided_cpu_, decided_task_,
@@ -146,6 +167,12 @@ class WakeupPreemptRule final : public Property<A, P> {
   }
 
  private:
+  [[gnu::cold]] void report_no_pick() {
+    this->fail(entered_cpu_, entered_task_, "the wakeup check returned without its pick",
+               "a wakeup check with no reschedule pending reaches its pick (§8.2 steps 1-6)");
+    entered_cpu_ = -1;
+  }
+
   struct Renice {
     int cpu = -1;
     int task = 0;
@@ -200,6 +227,8 @@ class WakeupPreemptRule final : public Property<A, P> {
                        pick == nullptr ? std::string("none") : fmt::format("task {}", this->env_.id_of(*pick)));
   }
 
+  int entered_cpu_ = -1;  // the CPU whose check must still reach its pick step
+  int entered_task_ = 0;
   int judged_cpu_ = -1;   // the CPU whose check reached its pick step unasked
   bool expected_ = false;
   Judged judged_;
