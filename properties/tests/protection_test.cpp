@@ -352,6 +352,50 @@ TEST_CASE("wakeup_preempt_rule: a check with no reschedule pending reaches its p
   CHECK(h.sink.count("wakeup_preempt_rule") == 2);
 }
 
+TEST_CASE("wakeup_preempt_rule: a check returns before its pick with a reschedule pending", "[properties][protection]") {
+  Harness<K> h(p1(), {"wakeup_preempt_rule"});
+  h.apply_until(kP1Wake);
+  auto& rq = h.rq(0);
+  const auto& se1 = h.task(1).se;
+  const auto& se2 = h.task(2).se;
+  const auto e = tick_event();
+  rq.need_resched = true;
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, se2);
+  h.checker().after_event(e);
+  CHECK(h.sink.violations.empty());
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, se2);
+  h.checker().wakeup_pick_step(rq, se1, se2, true);
+  h.checker().after_event(e);
+  REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
+  CHECK(h.sink.violations.back().task == 2);
+}
+
+TEST_CASE("wakeup_preempt_rule: the check's pick sees curr charged up to now", "[properties][protection]") {
+  Harness<K> h(p1(), {"wakeup_preempt_rule"});
+  h.apply_until(kP1Wake);
+  auto& rq = h.rq(0);
+  const auto& se2 = h.task(2).se;
+  auto& se1 = h.task(1).se;
+  const auto e = tick_event();
+  REQUIRE(se1.exec_start == h.env().now);
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, se2);
+  h.checker().wakeup_pick_step(rq, se1, se2, true);
+  h.checker().wakeup_decided(rq, se2, false);
+  h.checker().after_event(e);
+  CHECK(h.sink.violations.empty());
+  se1.exec_start -= 1000;  // 1 us of curr's run left uncharged
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, se2);
+  h.checker().wakeup_pick_step(rq, se1, se2, true);
+  h.checker().wakeup_decided(rq, se2, false);
+  h.checker().after_event(e);
+  REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
+  CHECK(h.sink.violations.back().task == 1);
+}
+
 TEST_CASE("wakeup_preempt_rule: a renice of curr follows prio_changed_fair", "[properties][protection]") {
   // Task 1 runs beside task 2. Raising its nice must reschedule; lowering it need
   // not (its update_curr did not ask: nothing was charged since the wake).
