@@ -368,7 +368,9 @@ static void update_curr(struct cfs_rq *cfs_rq) {
 /* core.c wakeup_preempt(): the fair hook under a fair curr (renamed in 7.0); an idle
  * CPU (the idle class is below fair) reschedules. */
 static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
   ksrc_wakee = &p->se;
+  if (m && m->wakeup_entered && rq->curr) m->wakeup_entered(m->ctx, rq->cpu, ksrc_mirror_task(&p->se));
 #if KSRC_HAS_wakeup_preempt_fair
   if (rq->curr) wakeup_preempt_fair(rq, p, flags);
 #else

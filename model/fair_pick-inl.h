@@ -150,6 +150,7 @@ void Machine<A, P>::check_preempt_wakeup_fair(rq<A>& rq, task& p, unsigned wake_
   cfs_rq<A>& cfs = rq.cfs;
   entity& se = rq.curr->se;
   entity& pse = p.se;
+  if (observer_ != nullptr) observer_->wakeup_entered(rq, pse);
   if (&se == &pse) return;
   const bool buddy_ok = !pse.sched_delayed || cfg_.injected(Injection::buddy_accepts_delayed);
   if (cfg_.feat(Feature::NEXT_BUDDY) && (wake_flags & WF_FORK) == 0 && buddy_ok) set_next_buddy(cfs, pse);

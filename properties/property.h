@@ -102,6 +102,10 @@ struct Env {
   // whose pick_eevdf / __pick_eevdf tests PICK_BUDDY; `wakeup_buddy_only_protected`:
   // only when that pick protects curr (no PREEMPT_SHORT) (wakeup_preempt_rule).
   bool wakeup_picks_buddy = false;
+  // The wakeup check may return (or preempt) before its pick on a fork, a delayed
+  // wakee or a next buddy, unless PREEMPT_SHORT sends a shorter wakee to the pick: a
+  // kernel-src tree whose check decides by a preempt action (wakeup_preempt_rule).
+  bool wakeup_returns_before_pick = false;
   bool wakeup_buddy_only_protected = false;
   // update_entity_lag clamps by calc_delta_fair(the largest queued slice + TICK_NSEC)
   // (a tree that keeps max_slice), not by P's max(2 * slice, TICK_NSEC) (§5.3).

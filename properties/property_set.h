@@ -73,6 +73,9 @@ class PropertySet final : public Property<A, P> {
                                 bool resched) override {
     each<Hook::charged>([&](auto* p) { p->charged(c, curr, delta, renewed, resched); });
   }
+  void wakeup_entered(const model::rq<A>& rq, const entity& wakee) override {
+    each<Hook::wakeup_entered>([&](auto* p) { p->wakeup_entered(rq, wakee); });
+  }
   [[gnu::flatten]] void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee,
                                          bool short_) override {
     each<Hook::wakeup_pick_step>([&](auto* p) { p->wakeup_pick_step(rq, curr, wakee, short_); });

@@ -85,7 +85,7 @@ class WakeupPreemptRule final : public Property<A, P> {
   std::string_view name() const override { return "wakeup_preempt_rule"; }
 
   void before_event(const trace::Event& e) override {
-    judged_cpu_ = decided_cpu_ = -1;
+    judged_cpu_ = decided_cpu_ = entered_cpu_ = returns_cpu_ = -1;
     picked_ = charged_resched_ = false;
     renice_ = {};
     const auto& m = this->env_.m;
@@ -96,9 +96,46 @@ class WakeupPreemptRule final : public Property<A, P> {
     renice_ = {p.cpu, p.id, p.nice, e.nice, protection_brute::count_queued(rq.cfs)};
   }
 
+  // §8.2 steps 1-6: a check under a fair curr that is not the wakee, with no reschedule
+  // pending and WAKEUP_PREEMPTION on, has no return before its pick step (its own
+  // update_curr may ask to reschedule, after this test); with one pending or the
+  // feature off it returns before it. A tree whose check decides
+  // by a preempt action returns before its pick on a fork, a delayed wakee or a next
+  // buddy, unless PREEMPT_SHORT sends a shorter wakee to its pick first
+  // (Env::wakeup_returns_before_pick): there only that case is judged.
+  void wakeup_entered(const model::rq<A>& rq, const model::sched_entity<A>& wakee) override {
+    if (entered_cpu_ >= 0) report_no_pick();
+    returns_cpu_ = -1;
+    if (rq.curr == nullptr || &rq.curr->se == &wakee) return;
+    const auto& cfg = this->env_.m.config();
+    if (rq.need_resched || !cfg.feat(model::Feature::WAKEUP_PREEMPTION)) {
+      this->judged();
+      returns_cpu_ = rq.cpu;
+      return;
+    }
+    if (this->env_.wakeup_returns_before_pick &&
+        !(cfg.feat(model::Feature::PREEMPT_SHORT) && wakee.slice < rq.curr->se.slice))
+      return;
+    this->judged();
+    entered_cpu_ = rq.cpu;
+    entered_task_ = this->env_.id_of(wakee);
+  }
+
   void wakeup_pick_step(const model::rq<A>& rq, const model::sched_entity<A>& curr,
                         const model::sched_entity<A>& wakee, bool /*short_*/) override {
     judged_cpu_ = -1;
+    if (rq.cpu == entered_cpu_) entered_cpu_ = -1;
+    if (rq.cpu == returns_cpu_) [[unlikely]]
+      this->fail(rq.cpu, this->env_.id_of(wakee), "the wakeup check went on to its pick",
+                 "a wakeup check with a reschedule pending or WAKEUP_PREEMPTION off returns before its pick "
+                 "(§8.2 step 3)");
+    // Its own update_curr charged curr up to now (§8.2 step 6): the pick compares
+    // curr's vruntime of this moment.
+    if (curr.exec_start != this->env_.now) [[unlikely]]
+      this->fail(
+          rq.cpu, this->env_.id_of(curr),
+          [&] { return fmt::format("curr's exec_start {} at the pick step, now {}", curr.exec_start, this->env_.now); },
+          "the wakeup check charges curr before its pick (§8.2 step 6)");
     if (rq.need_resched) return;  // asked already, by this check's own update_curr: not the rule's
     const auto& cfg = this->env_.m.config();
     const QueueSums<A>& sums = this->env_.facts(rq.cfs).q;
@@ -134,6 +171,7 @@ class WakeupPreemptRule final : public Property<A, P> {
   }
 
   void after_event(const trace::Event&) override {
+    if (entered_cpu_ >= 0) report_no_pick();
     if (decided_cpu_ >= 0 && picked_ != decided_)
       this->fail(
           decided_cpu_, decided_task_,
@@ -146,6 +184,12 @@ class WakeupPreemptRule final : public Property<A, P> {
   }
 
  private:
+  [[gnu::cold]] void report_no_pick() {
+    this->fail(entered_cpu_, entered_task_, "the wakeup check returned without its pick",
+               "a wakeup check with no reschedule pending reaches its pick (§8.2 steps 1-6)");
+    entered_cpu_ = -1;
+  }
+
   struct Renice {
     int cpu = -1;
     int task = 0;
@@ -200,6 +244,9 @@ class WakeupPreemptRule final : public Property<A, P> {
                        pick == nullptr ? std::string("none") : fmt::format("task {}", this->env_.id_of(*pick)));
   }
 
+  int entered_cpu_ = -1;  // the CPU whose check must still reach its pick step
+  int entered_task_ = 0;
+  int returns_cpu_ = -1;  // the CPU whose check must return before its pick step
   int judged_cpu_ = -1;   // the CPU whose check reached its pick step unasked
   bool expected_ = false;
   Judged judged_;

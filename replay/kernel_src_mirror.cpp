@@ -131,11 +131,14 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   else if ((shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0) env_.v0_rule = properties::V0Rule::zero_in_avg_vruntime;
   env_.wakeup_limits_protection_always = (shape & c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS) != 0;
   env_.wakeup_picks_buddy = (shape & c::KSRC_SHAPE_WAKEUP_PICKS_BUDDY) != 0;
+  // The preempt-action form of the check is also the one with returns before its pick.
+  env_.wakeup_returns_before_pick = env_.wakeup_limits_protection_always;
   env_.wakeup_buddy_only_protected = (shape & c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED) != 0;
   env_.lag_limit_by_max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   env_.delayed_lag_keeps_stored = (shape & c::KSRC_SHAPE_LAG_KEEPS_DELAYED) != 0;
   env_.calc_delta_divides = (shape & c::KSRC_SHAPE_CALC_DELTA_DIVIDES) != 0;
   env_.v0_at_heavy_placement = (shape & c::KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT) != 0;
+  hooks_.wakeup_entered = &BasicKernelSrcMirror::on_wakeup_entered;
   hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
   hooks_.wakeup_decided = &BasicKernelSrcMirror::on_wakeup_decided;
   hooks_.delay_entered = &BasicKernelSrcMirror::on_delay_entered;
@@ -493,6 +496,14 @@ void BasicKernelSrcMirror<P>::on_delay_left(void* ctx, int cpu, int task, int ho
                         how == 1   ? model::delay_exit::by_wake
                         : how == 2 ? model::delay_exit::by_wakeup_pick
                                    : model::delay_exit::by_pick);
+}
+
+template <class P>
+void BasicKernelSrcMirror<P>::on_wakeup_entered(void* ctx, int cpu, int task) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.wakeup_entered(m.rq(cpu), m.se(task));
 }
 
 template <class P>

@@ -129,6 +129,7 @@ class BasicKernelSrcMirror final : public MirrorDriver {
   static void on_block_completed(void* ctx, int cpu, int task);
   static void on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done, int placing);
   static void on_protection_set(void* ctx, int cpu, int task, std::uint64_t min_slice);
+  static void on_wakeup_entered(void* ctx, int cpu, int task);
   static void on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_);
   static void on_wakeup_decided(void* ctx, int cpu, int task, int preempted);
   static void on_delay_entered(void* ctx, int cpu, int task, int flags);

@@ -237,6 +237,8 @@ struct ksrc_mirror_hooks {
    * (`done` 1: 6.18.2's update_min_vruntime()). `placing`: the task whose place_entity()
    * re-bases v0 itself (7.1: to a placed entity heavier than the queue), else -1. */
   void (*v0_moved)(void *ctx, int cpu, s64 delta, int done, int placing);
+  /* The wakeup check of wakee `task` under a fair curr begins (core.c wakeup_preempt()). */
+  void (*wakeup_entered)(void *ctx, int cpu, int task);
   /* The wakeup check reached its pick: do_preempt_short() for wakee `task` against
    * curr `curr` returned `short_` (before its cancel_protect_slice). */
   void (*wakeup_pick_step)(void *ctx, int cpu, int curr, int task, int short_);
