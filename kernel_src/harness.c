@@ -446,7 +446,12 @@ static void ksrc_wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_f
 static void ksrc_task_tick_fair(struct rq *rq, struct task_struct *curr) {
   KSRC_GUARDED(entity_tick(&rq->cfs, &curr->se, 0), return);
 }
-static void ksrc_yield_task_fair(struct rq *rq) { KSRC_GUARDED(yield_task_fair(rq), return); }
+static void ksrc_yield_task_fair(struct rq *rq) {
+  struct task_struct *const yielding = rq->curr;
+  KSRC_GUARDED(yield_task_fair(rq), return);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->yielded && yielding) m->yielded(m->ctx, rq->cpu, yielding->index);
+}
 static void ksrc_reweight_task_fair(struct rq *rq, struct task_struct *p, const struct load_weight *lw) {
   KSRC_GUARDED(reweight_task_fair(rq, p, lw), return);
 }

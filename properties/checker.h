@@ -131,6 +131,10 @@ class Checker final : public model::Observer<A> {
     ++env_.stamp;  // the model may have changed since the last hook
     for (auto* p : at(Hook::wakeup_decided)) p->wakeup_decided(rq, wakee, preempted);
   }
+  void yielded(const model::rq<A>& rq, const entity& curr) override {
+    ++env_.stamp;  // the model may have changed since the last hook
+    for (auto* p : at(Hook::yielded)) p->yielded(rq, curr);
+  }
   void wakeup_skipped(const model::rq<A>& rq, const entity& wakee) override {
     ++env_.stamp;  // the model may have changed since the last hook
     for (auto* p : at(Hook::wakeup_skipped)) p->wakeup_skipped(rq, wakee);

@@ -13,10 +13,10 @@ namespace eevdf::properties {
 
 // The per-event properties judged on kernel-src's mirror (its state after every
 // event; placed, picked, lag_stored, set_next, buddy_set, charged, v0_moved,
-// wakeup_pick_step, wakeup_decided, delay_entered and delay_left from the wrapped
-// calls, block_completed from the driver's __block_task), and kernel_warn (the real
-// code's own warnings and crash).
-inline constexpr std::array<std::string_view, 26> kJudgedOnKernelSrc{{
+// wakeup_pick_step, wakeup_decided, delay_entered, delay_left and yielded from the
+// wrapped calls, block_completed from the driver's __block_task), and kernel_warn (the
+// real code's own warnings and crash).
+inline constexpr std::array<std::string_view, 28> kJudgedOnKernelSrc{{
     "sums_consistent",
     "counters_consistent",
     "augmented_consistent",
@@ -42,6 +42,8 @@ inline constexpr std::array<std::string_view, 26> kJudgedOnKernelSrc{{
     "lag_bound",
     "wakeup_preempt_rule",
     "slice_protection",
+    "deadline_rule",
+    "yield_rule",
     "kernel_warn",
 }};
 

@@ -83,6 +83,9 @@ class PropertySet final : public Property<A, P> {
   void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
     each<Hook::wakeup_decided>([&](auto* p) { p->wakeup_decided(rq, wakee, preempted); });
   }
+  void yielded(const model::rq<A>& rq, const entity& curr) override {
+    each<Hook::yielded>([&](auto* p) { p->yielded(rq, curr); });
+  }
   void wakeup_skipped(const model::rq<A>& rq, const entity& wakee) override {
     each<Hook::wakeup_skipped>([&](auto* p) { p->wakeup_skipped(rq, wakee); });
   }

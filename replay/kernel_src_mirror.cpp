@@ -125,6 +125,7 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   hooks_.protection_set = &BasicKernelSrcMirror::on_protection_set;
   hooks_.block_completed = &BasicKernelSrcMirror::on_block_completed;
   hooks_.v0_moved = &BasicKernelSrcMirror::on_v0_moved;
+  hooks_.yielded = &BasicKernelSrcMirror::on_yielded;
   // A vprot tree whose v0 is zero_vruntime (6.19+) moves it by a zero_vruntime rule
   // (to V), not the 6.18 forms' update_min_vruntime: where its shape says.
   if ((shape & c::KSRC_SHAPE_V0_BY_TREE_CHANGE) != 0) env_.v0_rule = properties::V0Rule::zero_by_tree_change;
@@ -384,13 +385,20 @@ void BasicKernelSrcMirror<P>::on_placed(void* ctx, int cpu, int task, int flags,
 template <class P>
 void BasicKernelSrcMirror<P>::on_placement_done(void* ctx) { static_cast<BasicKernelSrcMirror*>(ctx)->flush_placed(); }
 
-// The flags are the kernel's ENQUEUE_* bits; no property reads them.
+// The kernel's ENQUEUE_* bits as the model's (the ones the placement rules read:
+// deadline_rule's ENQUEUE_INITIAL).
 template <class P>
 void BasicKernelSrcMirror<P>::flush_placed() {
   if (!placed_.pending) return;
   placed_.pending = false;
   load(placed_.cpu);
-  checker_.placed(rq(placed_.cpu).cfs, se(placed_.task), static_cast<unsigned>(placed_.flags),
+  unsigned model_flags = 0;
+  if ((placed_.flags & c::ENQUEUE_WAKEUP) != 0) model_flags |= model::ENQUEUE_WAKEUP;
+  if ((placed_.flags & c::ENQUEUE_RESTORE) != 0) model_flags |= model::ENQUEUE_RESTORE;
+  if ((placed_.flags & c::ENQUEUE_MIGRATED) != 0) model_flags |= model::ENQUEUE_MIGRATED;
+  if ((placed_.flags & c::ENQUEUE_INITIAL) != 0) model_flags |= model::ENQUEUE_INITIAL;
+  if ((placed_.flags & c::ENQUEUE_DELAYED) != 0) model_flags |= model::ENQUEUE_DELAYED;
+  checker_.placed(rq(placed_.cpu).cfs, se(placed_.task), model_flags,
                   KernelArith::from_s64(placed_.vlag), placed_.had_rel,
                   placed_.had_rel ? KernelArith::from_s64(placed_.rel) : KernelArith::value{});
 }
@@ -521,6 +529,14 @@ void BasicKernelSrcMirror<P>::on_wakeup_decided(void* ctx, int cpu, int task, in
   m.flush_placed();
   m.load(cpu);
   m.checker_.wakeup_decided(m.rq(cpu), m.se(task), preempted != 0);
+}
+
+template <class P>
+void BasicKernelSrcMirror<P>::on_yielded(void* ctx, int cpu, int task) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.yielded(m.rq(cpu), m.se(task));
 }
 
 template <class P>

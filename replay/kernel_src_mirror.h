@@ -134,6 +134,7 @@ class BasicKernelSrcMirror final : public MirrorDriver {
   static void on_wakeup_decided(void* ctx, int cpu, int task, int preempted);
   static void on_delay_entered(void* ctx, int cpu, int task, int flags);
   static void on_delay_left(void* ctx, int cpu, int task, int how);
+  static void on_yielded(void* ctx, int cpu, int task);
 
   kernel_src::Machine& k_;
   Mirror mirror_;

@@ -253,6 +253,8 @@ struct ksrc_mirror_hooks {
   void (*delay_left)(void *ctx, int cpu, int task, int how);
   /* The driver's __block_task() completed the sleep of `task` (core.c, machine.cpp). */
   void (*block_completed)(void *ctx, int cpu, int task);
+  /* yield_task_fair() returned; `task` was the running task that yielded. */
+  void (*yielded)(void *ctx, int cpu, int task);
   /* set_protect_slice(cfs_rq, se) (a vprot tree) set curr `task`'s protection; the
    * tree's augmented minimum slice was `min_slice` (cfs_rq_min_slice()) at the call. */
   void (*protection_set)(void *ctx, int cpu, int task, u64 min_slice);
