@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/seconds.h"
 #include "replay/kernel_tree.h"
 #include "runner/kernel_src_diff.h"
 #include "runner/kernel_src_oracle.h"
@@ -30,6 +31,7 @@ struct MutateFlags {
   bool json = false;
   double timeout_s = 120;
   double shrink_seconds = 10;
+  std::string budget;  // per mutant, e.g. 10s; empty: the trace count alone
 };
 
 std::vector<std::string> split(const std::string& list) {
@@ -73,7 +75,7 @@ std::string header() {
                      "survived", "not reached", "equivalent", "score");
 }
 
-std::string detail(const runner::MutantOutcome& o) {
+std::string verdict_detail(const runner::MutantOutcome& o) {
   switch (o.verdict) {
     case runner::Verdict::killed:
     case runner::Verdict::crashed:
@@ -86,6 +88,11 @@ std::string detail(const runner::MutantOutcome& o) {
       return "its statement never ran";
   }
   return "";
+}
+std::string detail(const runner::MutantOutcome& o) {
+  const bool alive = o.verdict != runner::Verdict::killed && o.verdict != runner::Verdict::crashed;
+  if (!o.budget_reached || !alive) return verdict_detail(o);
+  return verdict_detail(o) + fmt::format(" (stopped at the time budget after {} traces)", o.traces_run);
 }
 
 int run(const MutateFlags& f) {
@@ -152,6 +159,14 @@ int run(const MutateFlags& f) {
   o.jobs = f.jobs;
   o.timeout_s = f.timeout_s;
   o.shrink_seconds = f.shrink_seconds;
+  if (!f.budget.empty()) {
+    o.budget_s = parse_seconds(f.budget);
+    if (o.budget_s <= 0) {
+      std::cerr << fmt::format("mutate: --budget {}: expected a duration above 0 such as 10s, 2m or 500ms\n",
+                               f.budget);
+      return 2;
+    }
+  }
 
   std::cerr << fmt::format("mutate: Linux {} from {} ({} build {}): {} mutants, {} stillborn\n", tree.tree.version,
                            dir, tree.tree.from_cache ? "cached" : "new", tree.tree.hash, tree.mutants.size(),
@@ -176,6 +191,8 @@ int run(const MutateFlags& f) {
       kill_ms.push_back(outcomes[k].ms);
   }
   std::sort(kill_ms.begin(), kill_ms.end());
+  const auto budget_reached =
+      std::count_if(outcomes.begin(), outcomes.end(), [](const auto& r) { return r.budget_reached; });
   const double median = kill_ms.empty() ? 0 : kill_ms[kill_ms.size() / 2];
   const double worst = kill_ms.empty() ? 0 : kill_ms.back();
 
@@ -186,6 +203,8 @@ int run(const MutateFlags& f) {
     j["seed"] = f.seed;
     j["traces"] = f.traces;
     j["properties_fingerprint"] = EEVDF_PROPERTIES_FINGERPRINT;
+    j["budget_seconds"] = o.budget_s;
+    j["budget_reached"] = budget_reached;
     j["baseline_violations"] = baseline.properties;
     j["stillborn"] = tree.stillborn;
     j["total"] = all.json();
@@ -205,6 +224,7 @@ int run(const MutateFlags& f) {
                           {"traces_run", r.traces_run},
                           {"events", r.events},
                           {"reached", r.reached},
+                          {"budget_reached", r.budget_reached},
                           {"ms", r.ms}};  // the one field that differs between two runs
       if (r.verdict == runner::Verdict::survived)
         x["difference"] = {{"trace", r.diff_trace}, {"line", r.diff_line}, {"difference", r.difference},
@@ -221,6 +241,10 @@ int run(const MutateFlags& f) {
                            dir, f.seed, f.traces, all.total);
   std::cout << fmt::format("judged by the properties of fingerprint {} (docs/MUTATION.md)\n",
                            EEVDF_PROPERTIES_FINGERPRINT);
+  if (o.budget_s > 0)
+    std::cout << fmt::format("time budget {} s per mutant: {} of {} stopped there (their verdicts depend on the "
+                             "machine's speed)\n",
+                             o.budget_s, budget_reached, all.total);
   if (!tree.stillborn.empty())
     std::cout << fmt::format("stillborn (they do not compile, left out): {}\n", fmt::join(tree.stillborn, ", "));
   std::cout << fmt::format("the unmutated code violates: {} (these kill no mutant)\n",
@@ -280,6 +304,8 @@ Run add_mutate(CLI::App& app) {
       ->check(CLI::Range(1.0, 86400.0));
   cmd->add_option("--shrink-time", f->shrink_seconds, "Seconds to shrink each survivor's differing trace (default 10)")
       ->check(CLI::Range(0.0, 3600.0));
+  cmd->add_option("--budget", f->budget,
+                  "Time per mutant's campaign on top of --traces, e.g. 10s (the report then depends on the machine)");
   cmd->add_flag("--json", f->json, "Print the report as JSON");
   return [f] { return run(*f); };
 }

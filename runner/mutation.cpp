@@ -45,13 +45,13 @@ std::string encode(const MutantOutcome& o) {
   for (const std::string& f :
        {std::to_string(static_cast<int>(o.verdict)), o.by, std::to_string(o.trace), std::to_string(o.traces_run),
         std::to_string(o.events), std::to_string(o.reached), std::to_string(o.diff_trace),
-        std::to_string(o.diff_line), o.difference, o.shrunk})
+        std::to_string(o.diff_line), o.difference, o.shrunk, std::to_string(o.budget_reached ? 1 : 0)})
     put(s, f);
   return s;
 }
 
 bool decode(const std::string& s, MutantOutcome& o) {
-  std::vector<std::string> f(10);
+  std::vector<std::string> f(11);
   std::size_t at = 0;
   for (std::string& x : f)
     if (!take(s, at, x)) return false;
@@ -65,6 +65,7 @@ bool decode(const std::string& s, MutantOutcome& o) {
   o.diff_line = std::stoi(f[7]);
   o.difference = f[8];
   o.shrunk = f[9];
+  o.budget_reached = f[10] == "1";
   return true;
 }
 
@@ -72,10 +73,15 @@ bool is_crash(const FirstViolation& v) { return v.explanation.find("would have c
 
 // The campaign on mutant `id` (0: the unmutated code), to its first violation that
 // the baseline does not have.
-MutantOutcome campaign(const Options& o, unsigned id, const Baseline& baseline) {
+MutantOutcome campaign(const Options& o, unsigned id, const Baseline& baseline, double budget_s) {
   MutantOutcome out;
+  const Clock::time_point start = Clock::now();
   kernel_src::set_thread_mutant(id, &out.reached);
   for (std::uint64_t index = 0; index < o.traces_max; ++index) {
+    if (index > 0 && budget_s > 0 && ms_since(start) >= budget_s * 1000) {
+      out.budget_reached = true;
+      break;
+    }
     const TraceOutcome t = run_trace(o, index);
     ++out.traces_run;
     out.events += t.tally.events;
@@ -117,6 +123,7 @@ replay::ImplementationFactory implementation(const kernel_src::c::ksrc_api* api,
 void compare(const kernel_src::MutantTree& tree, const MutationOptions& options, unsigned id, MutantOutcome& out) {
   TreeDiffOptions d = options.diff;
   d.jobs = 1;
+  d.traces = out.traces_run;  // the campaign's traces (fewer when it reached the budget)
   d.oracle = kernel_src_oracle(tree.tree.api);
   kernel_src::set_thread_mutant(id, nullptr);  // the traces valid on the mutant
   const auto a = implementation(tree.tree.api, id, "mutant " + tree.mutants[id - 1].id);
@@ -137,7 +144,7 @@ void compare(const kernel_src::MutantTree& tree, const MutationOptions& options,
 
 MutantOutcome analyse(const kernel_src::MutantTree& tree, const MutationOptions& options, const Baseline& baseline,
                       unsigned id) {
-  MutantOutcome out = campaign(options.run, id, baseline);
+  MutantOutcome out = campaign(options.run, id, baseline, options.budget_s);
   if (!out.by.empty()) return out;
   if (out.reached == 0) {
     out.verdict = Verdict::not_reached;

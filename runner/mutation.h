@@ -39,6 +39,9 @@ struct MutantOutcome {
   std::uint64_t events = 0;       // events run until the kill
   unsigned long reached = 0;      // executions of the mutated statement
   double ms = 0;                  // wall time of the mutant's analysis (not deterministic)
+  // The campaign stopped at the time budget before its last trace: the verdict then
+  // depends on the machine's speed (MutationOptions::budget_s).
+  bool budget_reached = false;
   // survived: where its state first differs from the unmutated code's, and that trace
   // shrunk (its text).
   std::uint64_t diff_trace = 0;
@@ -53,6 +56,10 @@ struct MutationOptions {
   int jobs = 1;                 // child processes at once; the outcomes do not depend on it
   double timeout_s = 120;       // per mutant
   double shrink_seconds = 10;   // per survivor
+  // Seconds of campaign per mutant, on top of the trace count (0: the count alone, the
+  // report then depends on the seed alone). A mutant still alive at the budget stops
+  // there; its lockstep runs over the traces its campaign ran.
+  double budget_s = 0;
 };
 
 // The properties (and known findings) the unmutated code violates on the campaign:
