@@ -303,71 +303,60 @@ TEST_CASE("wakeup_preempt_rule: a schedule follows iff the check preempted", "[p
   CHECK(h.sink.count("wakeup_preempt_rule") == 1);
 }
 
+// One wakeup check of task 2 under curr task 1 in p1, fabricated hook by hook: begun
+// for `wakee` and, with `picks`, reaching its pick step and deciding not to preempt.
+namespace {
+void wakeup_check(Harness<K>& h, int wakee, bool picks) {
+  auto& rq = h.rq(0);
+  const auto e = tick_event();
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, h.task(wakee).se);
+  if (picks) {
+    h.checker().wakeup_pick_step(rq, h.task(1).se, h.task(wakee).se, true);
+    h.checker().wakeup_decided(rq, h.task(wakee).se, false);
+  }
+  h.checker().after_event(e);
+}
+}  // namespace
+
 TEST_CASE("wakeup_preempt_rule: a check with no reschedule pending reaches its pick", "[properties][protection]") {
   // The state after the wake of p1: curr task 1, task 2 queued, nothing pending.
-  // Fabricated: a check that begins for task 2 and returns without its pick step.
   Harness<K> h(p1(), {"wakeup_preempt_rule"});
   h.apply_until(kP1Wake);
   auto& rq = h.rq(0);
   REQUIRE(rq.curr->id == 1);
   REQUIRE_FALSE(rq.need_resched);
-  const auto& se1 = h.task(1).se;
-  const auto& se2 = h.task(2).se;
-  const auto e = tick_event();
-  // Reaching the pick: judged by the pick's own rule, nothing to say here.
-  h.checker().before_event(e);
-  h.checker().wakeup_entered(rq, se2);
-  h.checker().wakeup_pick_step(rq, se1, se2, true);
-  h.checker().wakeup_decided(rq, se2, false);
-  h.checker().after_event(e);
+  wakeup_check(h, 2, true);  // judged by the pick's own rule: nothing to say here
   CHECK(h.sink.violations.empty());
-  // Returning before it: a violation on the wakee.
-  h.checker().before_event(e);
-  h.checker().wakeup_entered(rq, se2);
-  h.checker().after_event(e);
+  wakeup_check(h, 2, false);  // returned before its pick: a violation on the wakee
   REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
   CHECK(h.sink.violations.front().task == 2);
   // The returns the rule allows: curr itself, a pending reschedule.
-  h.checker().before_event(e);
-  h.checker().wakeup_entered(rq, se1);
+  wakeup_check(h, 1, false);
   rq.need_resched = true;
-  h.checker().wakeup_entered(rq, se2);
+  wakeup_check(h, 2, false);
   rq.need_resched = false;
-  h.checker().after_event(e);
   CHECK(h.sink.count("wakeup_preempt_rule") == 1);
   // A tree whose check returns before its pick unless PREEMPT_SHORT sends a shorter
   // wakee there: task 2 (0.3 ms) under curr's 3 ms is judged ...
   REQUIRE(h.env().m.config().feat(eevdf::model::Feature::PREEMPT_SHORT));
-  REQUIRE(se2.slice < se1.slice);
+  REQUIRE(h.task(2).se.slice < h.task(1).se.slice);
   h.env().wakeup_returns_before_pick = true;
-  h.checker().before_event(e);
-  h.checker().wakeup_entered(rq, se2);
-  h.checker().after_event(e);
+  wakeup_check(h, 2, false);
   CHECK(h.sink.count("wakeup_preempt_rule") == 2);
   // ... a wakee with curr's slice is not.
-  h.task(2).se.slice = se1.slice;
-  h.checker().before_event(e);
-  h.checker().wakeup_entered(rq, se2);
-  h.checker().after_event(e);
+  h.task(2).se.slice = h.task(1).se.slice;
+  wakeup_check(h, 2, false);
   CHECK(h.sink.count("wakeup_preempt_rule") == 2);
 }
 
 TEST_CASE("wakeup_preempt_rule: a check returns before its pick with a reschedule pending", "[properties][protection]") {
   Harness<K> h(p1(), {"wakeup_preempt_rule"});
   h.apply_until(kP1Wake);
-  auto& rq = h.rq(0);
-  const auto& se1 = h.task(1).se;
-  const auto& se2 = h.task(2).se;
-  const auto e = tick_event();
-  rq.need_resched = true;
-  h.checker().before_event(e);
-  h.checker().wakeup_entered(rq, se2);
-  h.checker().after_event(e);
+  h.rq(0).need_resched = true;
+  wakeup_check(h, 2, false);
   CHECK(h.sink.violations.empty());
-  h.checker().before_event(e);
-  h.checker().wakeup_entered(rq, se2);
-  h.checker().wakeup_pick_step(rq, se1, se2, true);
-  h.checker().after_event(e);
+  wakeup_check(h, 2, true);  // went on to its pick
   REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
   CHECK(h.sink.violations.back().task == 2);
 }
@@ -375,23 +364,11 @@ TEST_CASE("wakeup_preempt_rule: a check returns before its pick with a reschedul
 TEST_CASE("wakeup_preempt_rule: the check's pick sees curr charged up to now", "[properties][protection]") {
   Harness<K> h(p1(), {"wakeup_preempt_rule"});
   h.apply_until(kP1Wake);
-  auto& rq = h.rq(0);
-  const auto& se2 = h.task(2).se;
-  auto& se1 = h.task(1).se;
-  const auto e = tick_event();
-  REQUIRE(se1.exec_start == h.env().now);
-  h.checker().before_event(e);
-  h.checker().wakeup_entered(rq, se2);
-  h.checker().wakeup_pick_step(rq, se1, se2, true);
-  h.checker().wakeup_decided(rq, se2, false);
-  h.checker().after_event(e);
+  REQUIRE(h.task(1).se.exec_start == h.env().now);
+  wakeup_check(h, 2, true);
   CHECK(h.sink.violations.empty());
-  se1.exec_start -= 1000;  // 1 us of curr's run left uncharged
-  h.checker().before_event(e);
-  h.checker().wakeup_entered(rq, se2);
-  h.checker().wakeup_pick_step(rq, se1, se2, true);
-  h.checker().wakeup_decided(rq, se2, false);
-  h.checker().after_event(e);
+  h.task(1).se.exec_start -= 1000;  // 1 us of curr's run left uncharged
+  wakeup_check(h, 2, true);
   REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
   CHECK(h.sink.violations.back().task == 1);
 }
