@@ -392,6 +392,46 @@ TEST_CASE("wakeup_preempt_rule: a renice of curr follows prio_changed_fair", "[p
   CHECK(h.sink.count("wakeup_preempt_rule") == 1);
 }
 
+TEST_CASE("wakeup_preempt_rule: a check that reaches its pick step picks", "[properties][protection]") {
+  Harness<K> h(p1(), {"wakeup_preempt_rule"});
+  h.apply_until(kP1Wake);
+  auto& rq = h.rq(0);
+  const auto e = tick_event();
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, h.task(2).se);
+  h.checker().wakeup_pick_step(rq, h.task(1).se, h.task(2).se, true);
+  h.checker().after_event(e);  // fabricated: it decided without its pick
+  REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
+  CHECK(h.sink.violations.back().task == 2);
+}
+
+TEST_CASE("wakeup_preempt_rule: a renice of a queued task runs the wakeup check", "[properties][protection]") {
+  // Task 1 runs beside task 2: a renice of task 2 ends with a wakeup check for it
+  // (prio_changed_fair); one to its own nice changes nothing.
+  Harness<K> h(p1(), {"wakeup_preempt_rule"});
+  h.apply_until(kP1Wake);
+  auto& rq = h.rq(0);
+  REQUIRE(rq.curr->id == 1);
+  eevdf::trace::Event e;
+  e.verb = eevdf::trace::Verb::renice;
+  e.task = 2;
+  e.nice = 5;
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, h.task(2).se);
+  h.checker().wakeup_pick_step(rq, h.task(1).se, h.task(2).se, true);
+  h.checker().wakeup_decided(rq, h.task(2).se, false);
+  h.checker().after_event(e);
+  CHECK(h.sink.violations.empty());
+  h.checker().before_event(e);
+  h.checker().after_event(e);  // fabricated: no check ran
+  REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
+  CHECK(h.sink.violations.back().task == 2);
+  e.nice = h.task(2).nice;
+  h.checker().before_event(e);
+  h.checker().after_event(e);
+  CHECK(h.sink.count("wakeup_preempt_rule") == 1);
+}
+
 TEST_CASE("wakeup_preempt_rule follows RUN_TO_PARITY_WAKEUP", "[properties][protection]") {
   // One CPU. Task 1 (3 ms) runs beside task 2 (100 ms): both deadlines are half a
   // slice away, so vprot = task 1's deadline v0 + 1.5 ms (min(3, 100) = its own
