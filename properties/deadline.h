@@ -12,7 +12,6 @@
 #include <vector>     // per-task slices
 
 #include "model/features.h"
-#include "model/flags.h"
 #include "properties/brute.h"
 #include "properties/property.h"
 #include "properties/registry_table.h"
@@ -91,9 +90,14 @@ class DeadlineRule final : public Property<A, P> {
   using Property<A, P>::Property;
   std::string_view name() const override { return "deadline_rule"; }
 
-  void before_event(const trace::Event& e) override { slices_.before_event(this->env_, e); }
+  // The task a fork places (ENQUEUE_INITIAL), from the trace rather than the
+  // placement's flags.
+  void before_event(const trace::Event& e) override {
+    slices_.before_event(this->env_, e);
+    forked_ = e.verb == trace::Verb::fork ? this->env_.task_index(e.task) : -1;
+  }
 
-  void placed(const model::cfs_rq<A>& cfs, const entity& se, unsigned flags, const value&, bool had_rel,
+  void placed(const model::cfs_rq<A>& cfs, const entity& se, unsigned, const value&, bool had_rel,
               const value& rel) override {
     this->judged();
     slices_.placed(se.task);
@@ -101,7 +105,7 @@ class DeadlineRule final : public Property<A, P> {
     value expected = se.vruntime + rel;
     if (!had_rel) {
       value vslice = deadline_brute::vslice<A>(this->env_, se, slice);
-      const bool initial = (flags & model::ENQUEUE_INITIAL) != 0;
+      const bool initial = se.task == forked_;
       if (initial && this->env_.m.config().feat(model::Feature::PLACE_DEADLINE_INITIAL)) vslice = vslice / 2;
       expected = se.vruntime + vslice;
     }
@@ -143,6 +147,7 @@ class DeadlineRule final : public Property<A, P> {
   }
 
   deadline_brute::SliceRequests slices_;
+  int forked_ = -1;  // the task index of this event's fork, else -1
 };
 
 // yield_rule (§12): a yield on a CPU with one task changes nothing of it. Otherwise

@@ -170,18 +170,25 @@ TEST_CASE("deadline_rule fails on a deadline that is not the rule's", "[properti
   h.apply_until(kFork2);
   const auto& cfs = h.rq(0).cfs;
   auto& se2 = h.task(2).se;
-  // The fork's placement as it is: clean.
-  h.checker().placed(cfs, se2, ENQUEUE_INITIAL, 0, false, 0);
-  CHECK(h.sink.violations.empty());
-  // Without ENQUEUE_INITIAL the rule's deadline is the whole 8558806 after vruntime.
+  // The fork's placement as it is: clean, whatever flags the implementation passed
+  // (a fork is known from the trace).
   h.checker().placed(cfs, se2, 0, 0, false, 0);
+  CHECK(h.sink.violations.empty());
+  // A placement in another event (a tick) gets the whole 8558806 after vruntime, even
+  // when the implementation passes ENQUEUE_INITIAL.
+  h.checker().before_event(eevdf::properties::testing::tick_event());
+  h.checker().placed(cfs, se2, ENQUEUE_INITIAL, 0, false, 0);
   REQUIRE(h.sink.count("deadline_rule") == 1);
   CHECK(h.sink.violations.back().values.find("expected " + K::to_string(se2.vruntime + 8'558'806)) !=
         std::string::npos);
-  // One nanosecond off the halved slice.
+  // At task 2's fork again: one nanosecond off the halved slice.
+  eevdf::trace::Event fork2;
+  fork2.verb = eevdf::trace::Verb::fork;
+  fork2.task = 2;
+  h.checker().before_event(fork2);
   se2.deadline += 1;
   h.changed();
-  h.checker().placed(cfs, se2, ENQUEUE_INITIAL, 0, false, 0);
+  h.checker().placed(cfs, se2, 0, 0, false, 0);
   CHECK(h.sink.count("deadline_rule") == 2);
   // A relative deadline of 5 ms carried in: deadline = vruntime + 5 ms exactly.
   se2.deadline = se2.vruntime + 5'000'000;
