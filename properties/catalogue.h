@@ -26,7 +26,7 @@ struct PropertyInfo {
   std::string_view judged_by = {};
 };
 
-inline constexpr std::array<PropertyInfo, 35> kCatalogue{{
+inline constexpr std::array<PropertyInfo, 36> kCatalogue{{
     {"sums_consistent", Kind::pass_fail, Exact::both, "incremental sums, load and nr_queued match a recount",
      Profiles::both_own_6_12_form, "v0 is zero_vruntime: it moves only inside avg_vruntime, to V of Q at that moment, in either direction (§4.3)"},
     {"counters_consistent", Kind::pass_fail, Exact::both, "nr_running, nr_runnable and task states agree"},
@@ -55,6 +55,7 @@ inline constexpr std::array<PropertyInfo, 35> kCatalogue{{
      Profiles::both_own_6_12_form, "resched iff vruntime >= deadline, or PREEMPT_SHORT and curr unprotected and ineligible (did_preempt_short, §5.1 K6.12); protection set at the pick, ended by a deadline renewal or a do_preempt_short wakeup"},
     {"deadline_rule", Kind::pass_fail, Exact::both, "a deadline set by placement or renewal is the rule's"},
     {"yield_rule", Kind::pass_fail, Exact::both, "a yield forfeits an eligible curr's request, else nothing"},
+    {"charge_rule", Kind::pass_fail, Exact::both, "a charge advances vruntime by calc_delta_fair, up to now"},
     {"lag_bound_steady", Kind::both, Exact::ideal, "Theorem 1 lag bound in steady stretches"},
     {"lag_bound", Kind::both, Exact::both, "service lag within slice + tick in qualifying stretches"},
     {"lag_clamped", Kind::pass_fail, Exact::kernel, "a stored vlag is within the clamp"},

@@ -16,7 +16,7 @@ namespace eevdf::properties {
 // wakeup_pick_step, wakeup_decided, delay_entered, delay_left and yielded from the
 // wrapped calls, block_completed from the driver's __block_task), and kernel_warn (the
 // real code's own warnings and crash).
-inline constexpr std::array<std::string_view, 28> kJudgedOnKernelSrc{{
+inline constexpr std::array<std::string_view, 29> kJudgedOnKernelSrc{{
     "sums_consistent",
     "counters_consistent",
     "augmented_consistent",
@@ -44,6 +44,7 @@ inline constexpr std::array<std::string_view, 28> kJudgedOnKernelSrc{{
     "slice_protection",
     "deadline_rule",
     "yield_rule",
+    "charge_rule",
     "kernel_warn",
 }};
 

@@ -13,6 +13,7 @@
 #include "model/arith_kernel.h"
 #include "properties/augmented.h"
 #include "properties/bookkeeping.h"
+#include "properties/charge.h"
 #include "properties/deadline.h"
 #include "properties/delayed.h"
 #include "properties/kernel_warn.h"
@@ -49,6 +50,7 @@ Table<A, P> factories() {
   register_protection<A>(table);
   register_delayed(table);
   register_deadline(table);
+  register_charge(table);
   return table;
 }
 
@@ -65,7 +67,7 @@ using SetWith = PropertySet<A, P, SumsConsistent<A, P>, CountersConsistent<A, P>
                             ReweightPreservesLag<A, P>, LagClamped<A, P>, ServiceConservation<A, P>,
                             WakeupPreemptRule<A, P>, LoneNoResched<A, P>, SliceSane<A, P>, Protection...,
                             DelayedEntry<A, P>, DelayedFrozen<A, P>, DelayedCompletion<A, P>, LagBound<A, P, true>,
-                            LagBound<A, P, false>, DeadlineRule<A, P>, YieldRule<A, P>>;
+                            LagBound<A, P, false>, DeadlineRule<A, P>, YieldRule<A, P>, ChargeRule<A, P>>;
 template <class A, class P>
 struct RegisteredSet;
 template <class A>
