@@ -12,9 +12,10 @@ mkdir -p "$scratch"
 copy=$scratch/mutant
 cp -r "$tree" "$copy"
 fair=$copy/kernel/sched/fair.c
-# The definition: its name at the start of a line (after `static <type>`, a pointer
-# type included, or alone, the type on the line above), up to the first closing brace in column 0.
-start=$(grep -n -E "^(static [a-z_ *]*)?${function}\(" "$fair" | grep -v ';$' | head -1 | cut -d: -f1)
+# The definition: its whole name (not a longer one ending in it, as __dequeue_entity)
+# at the start of a line, alone (the type on the line above) or after `static <type> `
+# or `static <type> *`, up to the first closing brace in column 0.
+start=$(grep -n -E "^(static [a-z_ *]*[ *])?${function}\(" "$fair" | grep -v ';$' | head -1 | cut -d: -f1)
 [ -n "$start" ] || { echo "no definition of $function in $fair"; exit 1; }
 end=$(awk -v s="$start" 'NR > s && /^}/ { print NR; exit }' "$fair")
 sed -i "${start},${end}s/${from}/${to}/" "$fair"
