@@ -22,6 +22,8 @@ Run add_bench(CLI::App& app);
 Run add_run(CLI::App& app);
 // Adds `diff`: two implementations (trees, or a tree and the reference) in lockstep.
 Run add_diff(CLI::App& app);
+// Adds `mutate`: the mutation analysis of a tree's fair.c.
+Run add_mutate(CLI::App& app);
 // Adds the hidden `diff-campaign`: fast_matches_reference on generated traces.
 Run add_diff_campaign(CLI::App& app);
 // Adds `shrink`: reduce a failing trace to a 1-minimal one.

@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   runs["bench"] = eevdf::cli::add_bench(app);
   runs["run"] = eevdf::cli::add_run(app);
   runs["diff"] = eevdf::cli::add_diff(app);
+  runs["mutate"] = eevdf::cli::add_mutate(app);
   runs["diff-campaign"] = eevdf::cli::add_diff_campaign(app);
   runs["shrink"] = eevdf::cli::add_shrink(app);
   runs["corpus"] = eevdf::cli::add_corpus(app);

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "properties/findings.h"
+#include "properties/kernel_src_judged.h"
 #include "properties/registry.h"
 
 namespace eevdf::cli {
@@ -35,7 +36,8 @@ int run() {
   for (const properties::PropertyInfo& p : properties::kCatalogue) {
     const bool on_6_18 = properties::implemented(p.name, "6.18"), on_6_12 = properties::implemented(p.name, "6.12");
     const std::string_view system = properties::system_check(p.name);
-    const std::string_view status = on_6_18 && on_6_12 ? "per event"
+    const std::string_view status = !properties::kernel_src_only(p.name).empty() ? "kernel-src"
+                                    : on_6_18 && on_6_12                         ? "per event"
                                     : on_6_18          ? "per event 6.18"
                                     : on_6_12          ? "per event 6.12"
                                     : system.empty()   ? "not yet"

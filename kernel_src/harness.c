@@ -368,7 +368,9 @@ static void update_curr(struct cfs_rq *cfs_rq) {
 /* core.c wakeup_preempt(): the fair hook under a fair curr (renamed in 7.0); an idle
  * CPU (the idle class is below fair) reschedules. */
 static void wakeup_preempt(struct rq *rq, struct task_struct *p, int flags) {
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
   ksrc_wakee = &p->se;
+  if (m && m->wakeup_entered && rq->curr) m->wakeup_entered(m->ctx, rq->cpu, ksrc_mirror_task(&p->se));
 #if KSRC_HAS_wakeup_preempt_fair
   if (rq->curr) wakeup_preempt_fair(rq, p, flags);
 #else
@@ -444,7 +446,12 @@ static void ksrc_wakeup_preempt(struct rq *rq, struct task_struct *p, int wake_f
 static void ksrc_task_tick_fair(struct rq *rq, struct task_struct *curr) {
   KSRC_GUARDED(entity_tick(&rq->cfs, &curr->se, 0), return);
 }
-static void ksrc_yield_task_fair(struct rq *rq) { KSRC_GUARDED(yield_task_fair(rq), return); }
+static void ksrc_yield_task_fair(struct rq *rq) {
+  struct task_struct *const yielding = rq->curr;
+  KSRC_GUARDED(yield_task_fair(rq), return);
+  const struct ksrc_mirror_hooks *m = ksrc_mirror();
+  if (m && m->yielded && yielding) m->yielded(m->ctx, rq->cpu, yielding->index);
+}
 static void ksrc_reweight_task_fair(struct rq *rq, struct task_struct *p, const struct load_weight *lw) {
   KSRC_GUARDED(reweight_task_fair(rq, p, lw), return);
 }
@@ -644,7 +651,7 @@ static void ksrc_observe_rq(struct rq *rq, struct ksrc_obs_rq *out) {
     e->in_tree = 1;
     curr_in_tree |= se == cfs_rq->curr;
   }
-  if (derived) {
+  if (derived || (out->ask & KSRC_OBS_TREE) != 0) {
     /* Children by a second in-order walk: the i-th node is entities[i]. */
     int i = 0;
     for (struct rb_node *node = rb_first_cached(&cfs_rq->tasks_timeline); node && i < out->n; node = rb_next(node), ++i) {

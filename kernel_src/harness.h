@@ -19,7 +19,7 @@ struct ksrc_obs_rq;
 /* The entry points of one build of the harness (one tree), the same for every tree:
  * the C++ driver calls only these. Every entry point that runs kernel code can oops:
  * the caller checks oops_taken(). */
-#define KSRC_ABI 2
+#define KSRC_ABI 4
 struct ksrc_api {
   unsigned abi; /* KSRC_ABI */
   /* The kernel release the code was read from ("6.18.2", a Debian package version). */

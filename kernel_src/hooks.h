@@ -55,6 +55,9 @@ class ReferenceHooks final : public model::Observer<model::KernelArith> {
                bool resched) override {
     if (next_) next_->charged(c, curr, delta, renewed, resched);
   }
+  void wakeup_entered(const model::rq<A>& rq, const entity& wakee) override {
+    if (next_) next_->wakeup_entered(rq, wakee);
+  }
   void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee, bool short_) override {
     if (next_) next_->wakeup_pick_step(rq, curr, wakee, short_);
   }

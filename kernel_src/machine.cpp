@@ -59,6 +59,16 @@ int prio_of(int nice) { return 120 + nice; }
 
 }  // namespace
 
+namespace {
+thread_local unsigned thread_mutant = 0;
+thread_local unsigned long* thread_mutant_reached = nullptr;
+}  // namespace
+
+void set_thread_mutant(unsigned mutant, unsigned long* reached) {
+  thread_mutant = mutant;
+  thread_mutant_reached = reached;
+}
+
 const char* kernel_version() { return selected_api()->kernel_version; }
 
 Machine::Machine(const model::Config& config, const std::vector<model::TaskSpec>& tasks, const c::ksrc_api* api)
@@ -73,6 +83,8 @@ Machine::Machine(const model::Config& config, const std::vector<model::TaskSpec>
   tunables_.sysctl_sched_migration_cost = 500'000;  // the kernel's default; read only by WF_SYNC wakeups
   tunables_.tick_nsec = cfg_.tick_nsec;
   tunables_.features = feature_bits(cfg_);
+  tunables_.mutant = thread_mutant;
+  tunables_.mutant_reached = thread_mutant_reached;
   hooks_.block_task = &Machine::block_task_hook;
   install();
   for (std::size_t i = 0; i < rqs_.size(); ++i) {
@@ -447,10 +459,10 @@ bool Machine::protected_slice(int p) const {
 // Filled in observe_room_ (room for every task and curr, allocated once), then the
 // n entities copied: the property mirror observes at every hook, and a vector resized
 // to the task count each time would clear it each time.
-void Machine::observe(int cpu, Observation& out, bool derived) const {
+void Machine::observe(int cpu, Observation& out, unsigned ask) const {
   observe_room_.resize(extra_.size() + 1);
   out.rq = c::ksrc_obs_rq{};
-  out.rq.ask = derived ? static_cast<unsigned>(c::KSRC_OBS_DERIVED) : 0u;
+  out.rq.ask = ask;
   out.rq.capacity = static_cast<int>(observe_room_.size());
   out.rq.entities = observe_room_.data();
   api_->observe(const_cast<c::rq*>(&rq(cpu)), &out.rq);  // pure: avg_vruntime runs on a copy

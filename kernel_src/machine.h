@@ -84,10 +84,10 @@ class Machine {
   std::uint64_t avg_vruntime_of(int cpu) const;
   bool eligible(int p) const;        // entity_eligible (pure)
   bool protected_slice(int p) const;  // running and protect_slice() (vlag == deadline)
-  // The runqueue of `cpu` through the observation interface (observation.h); without
-  // `derived`, V, eligibility and the tree's shape are left out (KSRC_OBS_DERIVED).
+  // The runqueue of `cpu` through the observation interface (observation.h), with
+  // what `ask` asks for beyond the state (KSRC_OBS_*: V, eligibility, the tree's shape).
   Observation observe(int cpu) const;
-  void observe(int cpu, Observation& out, bool derived = true) const;
+  void observe(int cpu, Observation& out, unsigned ask = c::KSRC_OBS_DERIVED) const;
   // SCHED_WARN_ON / WARN_ON_ONCE taken by the kernel code so far.
   unsigned long warnings() const { return warnings_; }
   // The first of them: "SCHED_WARN_ON(<condition>) in <function>" ("" while none).
@@ -105,6 +105,13 @@ class Machine {
   void record_hooks(std::vector<HookCall>* out);
   // The property mirror's calls (shim/types.h ksrc_mirror_hooks; replay/
   // kernel_src_mirror.h); nullptr stops them. `hooks` outlives the machine's use of it.
+  // A mutant build's mutant to run (kernel_src/mutate/schemata.h; 0: the tree's code)
+  // and where to count the executions of its mutated statement (nullptr: nowhere).
+  void set_mutant(unsigned mutant, unsigned long* reached) {
+    tunables_.mutant = mutant;
+    tunables_.mutant_reached = reached;
+    install();
+  }
   void set_mirror_hooks(const c::ksrc_mirror_hooks* hooks) {
     hooks_.mirror = hooks;
     install();
@@ -150,6 +157,10 @@ class Machine {
   bool picking_ = false;  // inside pick_task_fair
   mutable std::vector<c::ksrc_obs_entity> observe_room_;  // observe()'s buffer
 };
+
+// The mutant that Machines made afterwards on this thread run (Machine::set_mutant),
+// for the machines a campaign makes itself; 0: the tree's code.
+void set_thread_mutant(unsigned mutant, unsigned long* reached);
 
 // The kernel release the harness was built from ("6.12.117-1~deb12u1"), for reports.
 const char* kernel_version();

@@ -37,15 +37,17 @@ enum {
 
 /* What the caller asks for beyond the state (bits of ksrc_obs_rq.ask). The derived
  * values cost the tree's own computations per runqueue and per entity; the property
- * mirror, which observes at every wrapped call, reads none of them. */
+ * mirror, which observes at every wrapped call, reads none of them, and the tree's
+ * shape only after an event (augmented_consistent walks it). */
 enum {
-  KSRC_OBS_DERIVED = 1u << 0, /* V, eligible, the tree's children and root (else 0 and -1) */
+  KSRC_OBS_DERIVED = 1u << 0, /* V, eligible, and the tree's shape (KSRC_OBS_TREE) */
+  KSRC_OBS_TREE = 1u << 1,    /* the tree's children and root (else -1) */
 };
 
 /* One entity of the runqueue: a tree member (in tree order) or curr. */
 struct ksrc_obs_entity {
   int task;             /* the driver's task index (task_struct.index) */
-  int left, right;      /* tree children: indices into ksrc_obs_rq.entities (-1: none; KSRC_OBS_DERIVED) */
+  int left, right;      /* tree children: indices into ksrc_obs_rq.entities (-1: none; KSRC_OBS_TREE) */
   unsigned char in_tree, is_curr, on_rq, sched_delayed, rel_deadline, custom_slice;
   unsigned char eligible; /* entity_eligible() of the tree's own code (KSRC_OBS_DERIVED) */
   u64 vruntime, deadline, slice;
@@ -62,7 +64,7 @@ struct ksrc_obs_rq {
   int cpu;
   int curr;                 /* rq->curr's task index, -1: idle */
   int next;                 /* cfs_rq->next's task index, -1: none */
-  int root;                 /* the tree's root: index into entities, -1: empty (KSRC_OBS_DERIVED) */
+  int root;                 /* the tree's root: index into entities, -1: empty (KSRC_OBS_TREE) */
   int need_resched;
   unsigned rq_nr_running;   /* rq->nr_running */
   unsigned nr_queued;       /* cfs_rq->nr_queued (nr_running before 6.13) */

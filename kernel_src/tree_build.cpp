@@ -15,6 +15,7 @@
 #include <memory>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "kernel_src/embedded_sources.h"
@@ -130,7 +131,9 @@ Registry& registry() {
   return r;
 }
 
-Tree build(const fs::path& dir) {
+// `rewrite`: the mutant schemata's (mutate/schemata.h), or none. A failed compile's
+// log goes to `failed_log` when given.
+Tree build(const fs::path& dir, const extract::Rewriter& rewrite = {}, std::string* failed_log = nullptr) {
   if (!fs::is_directory(dir)) throw TreeError{dir.string(), "not a directory"};
   extract::Request request;
   for (std::string_view f : extract::kTreeFiles) request.kernel.push_back({std::string(f), read_file(dir / f)});
@@ -140,6 +143,7 @@ Tree build(const fs::path& dir) {
   for (std::string_view f : extract::kShimFiles)
     request.boundary.push_back({"kernel_src/" + std::string(f), std::string(sources.at("kernel_src/" + std::string(f)))});
   request.harness = {"kernel_src/harness.c", std::string(sources.at("kernel_src/harness.c"))};
+  request.rewrite = rewrite;
 
   extract::Result x;
   try {
@@ -158,6 +162,7 @@ Tree build(const fs::path& dir) {
   h.add(x.c_text);
   h.add(x.config_h);
   h.add(version_h);
+  if (rewrite) h.add("mutant schemata");
   for (const auto& [path, text] : sources) {
     h.add(path);
     h.add(text);
@@ -185,6 +190,7 @@ Tree build(const fs::path& dir) {
     const fs::path failed = fs::path(cache_root()) / "kernel-src" / ("failed-" + tree.hash);
     fs::remove_all(failed);
     fs::rename(work, failed);
+    if (failed_log != nullptr) *failed_log = read_file(failed / "compile.log");
     throw compile_error(dir, read_file(failed / "compile.log"), failed / "compile.log");
   }
   std::error_code ec;
@@ -224,6 +230,36 @@ const Tree& load_tree(const std::string& dir) {
   tree->dir = dir;
   load(*tree);
   return *r.trees.emplace(key, std::move(tree)).first->second;
+}
+
+MutantTree load_mutant_tree(const std::string& dir, const mutate::Selection& selection) {
+  static const std::regex mutant_error(std::string(mutate::kMutantFilePrefix) + R"((\d+):\d+:\d+: error)");
+  MutantTree out;
+  mutate::Selection chosen = selection;
+  // A mutant that does not compile is left out and the rest built again.
+  for (int attempt = 0;; ++attempt) {
+    mutate::Schemata schemata(chosen);
+    std::string log;
+    try {
+      out.tree = build(fs::path(dir), schemata.rewriter(), &log);
+      out.mutants = schemata.mutants();
+      break;
+    } catch (const TreeError&) {
+      std::set<std::string> failed;
+      for (auto it = std::sregex_iterator(log.begin(), log.end(), mutant_error); it != std::sregex_iterator(); ++it) {
+        const std::size_t n = std::stoul((*it)[1]);
+        if (n >= 1 && n <= schemata.mutants().size()) failed.insert(schemata.mutants()[n - 1].id);
+      }
+      if (failed.empty() || attempt == 8) throw;
+      for (const std::string& id : failed) {
+        chosen.excluded.insert(id);
+        out.stillborn.push_back(id);
+      }
+    }
+  }
+  out.tree.dir = dir;
+  load(out.tree);
+  return out;
 }
 
 const c::ksrc_api* selected_api() {

@@ -10,7 +10,10 @@
 
 #include <string>
 
+#include <vector>
+
 #include "kernel_src/machine.h"  // c::ksrc_api
+#include "kernel_src/mutate/schemata.h"
 
 namespace eevdf::kernel_src {
 
@@ -33,6 +36,17 @@ struct Tree {
 // Builds (or finds in the cache) and loads the tree at `dir`; the same tree is loaded
 // once per process. Thread-safe. Throws TreeError.
 const Tree& load_tree(const std::string& dir);
+
+// One build of the tree at `dir` holding the selected mutants (mutate/schemata.h),
+// found in the cache like any build; not a tree that select_tree() can choose. A
+// mutant the C compiler refuses is left out (stillborn) and the rest built again.
+// Throws TreeError.
+struct MutantTree {
+  Tree tree;
+  std::vector<mutate::Built> mutants;   // a Machine's set_mutant(index + 1) runs mutants[index]
+  std::vector<std::string> stillborn;   // ids left out: they do not compile
+};
+MutantTree load_mutant_tree(const std::string& dir, const mutate::Selection& selection);
 
 // The build the kernel-src model runs when a Machine is given none: the tree of
 // select_tree(), else the default tree built in (Debian's 6.12).

@@ -150,6 +150,7 @@ void Machine<A, P>::check_preempt_wakeup_fair(rq<A>& rq, task& p, unsigned wake_
   cfs_rq<A>& cfs = rq.cfs;
   entity& se = rq.curr->se;
   entity& pse = p.se;
+  if (observer_ != nullptr) observer_->wakeup_entered(rq, pse);
   if (&se == &pse) return;
   const bool buddy_ok = !pse.sched_delayed || cfg_.injected(Injection::buddy_accepts_delayed);
   if (cfg_.feat(Feature::NEXT_BUDDY) && (wake_flags & WF_FORK) == 0 && buddy_ok) set_next_buddy(cfs, pse);
@@ -166,12 +167,14 @@ void Machine<A, P>::check_preempt_wakeup_fair(rq<A>& rq, task& p, unsigned wake_
 template <class A, class P>
 void Machine<A, P>::yield_task_fair(rq<A>& rq) {
   EEVDF_ASSERT(rq.curr != nullptr, "yield of an idle CPU");
-  if (rq.nr_running == 1) return;
-  cfs_rq<A>& cfs = rq.cfs;
   entity& se = rq.curr->se;
-  clear_buddies(cfs, se);
-  update_curr(cfs);
-  if (decide(cfs, decision::yield_eligible, &se, nullptr, entity_eligible(cfs, se))) yield_forfeit(cfs, se);
+  if (rq.nr_running != 1) {
+    cfs_rq<A>& cfs = rq.cfs;
+    clear_buddies(cfs, se);
+    update_curr(cfs);
+    if (decide(cfs, decision::yield_eligible, &se, nullptr, entity_eligible(cfs, se))) yield_forfeit(cfs, se);
+  }
+  if (observer_ != nullptr) observer_->yielded(rq, se);
 }
 
 }  // namespace eevdf::model

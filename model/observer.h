@@ -73,6 +73,11 @@ class Observer {
   // whether it asked to reschedule.
   virtual void wakeup_pick_step(const rq<A>&, const entity& /*curr*/, const entity& /*wakee*/, bool /*short_*/) {}
   virtual void wakeup_decided(const rq<A>&, const entity& /*wakee*/, bool /*preempted*/) {}
+  // §8.2 the wakeup check under a fair curr began, before any of its returns.
+  virtual void wakeup_entered(const rq<A>&, const entity& /*wakee*/) {}
+  // §12 yield_task_fair() returned; `curr` was the running entity that yielded (the
+  // call returns at once when its CPU has one task).
+  virtual void yielded(const rq<A>&, const entity& /*curr*/) {}
   // §8.2 the wakeup check returned early because a reschedule was already pending.
   virtual void wakeup_skipped(const rq<A>&, const entity& /*wakee*/) {}
   // §7.3 update_protect_slice / cancel_protect_slice changed curr's vprot.

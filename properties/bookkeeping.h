@@ -151,7 +151,8 @@ class SumsConsistent final : public Property<A, P> {
 };
 
 // Per CPU: nr_running counts queued tasks, delayed ones and curr included;
-// nr_runnable excludes the delayed; each task's state agrees with where it is.
+// nr_runnable excludes the delayed; h_nr_delayed, where a tree keeps it
+// (Env::h_nr_delayed), counts them; each task's state agrees with where it is.
 template <class A, class P = model::profile_6_18>
 class CountersConsistent final : public Property<A, P> {
  public:
@@ -188,6 +189,12 @@ class CountersConsistent final : public Property<A, P> {
                                rq.nr_running, rq.cfs.h_nr_queued, rq.cfs.h_nr_runnable, queued, delayed);
           },
           "nr_running counts delayed tasks, nr_runnable does not (§3.2)");
+    const auto& kept = this->env_.h_nr_delayed;
+    const auto c = static_cast<std::size_t>(cpu);
+    if (c < kept.size() && kept[c] && *kept[c] != delayed)
+      this->fail(
+          cpu, 0, [&] { return fmt::format("h_nr_delayed={}; recount delayed={}", *kept[c], delayed); },
+          "h_nr_delayed counts the queue's delayed entities");
   }
   [[gnu::cold]] void report_member(int cpu, const model::task_struct<A>& t) {
     this->fail(

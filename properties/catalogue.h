@@ -26,10 +26,12 @@ struct PropertyInfo {
   std::string_view judged_by = {};
 };
 
-inline constexpr std::array<PropertyInfo, 32> kCatalogue{{
+inline constexpr std::array<PropertyInfo, 36> kCatalogue{{
     {"sums_consistent", Kind::pass_fail, Exact::both, "incremental sums, load and nr_queued match a recount",
      Profiles::both_own_6_12_form, "v0 is zero_vruntime: it moves only inside avg_vruntime, to V of Q at that moment, in either direction (§4.3)"},
     {"counters_consistent", Kind::pass_fail, Exact::both, "nr_running, nr_runnable and task states agree"},
+    {"augmented_consistent", Kind::pass_fail, Exact::kernel,
+     "each tree member keeps its subtree's minimum vruntime (and min/max slice) (kernel-src)"},
     {"task_conservation", Kind::pass_fail, Exact::both, "every runnable task is on exactly one runqueue"},
     {"service_conservation", Kind::pass_fail, Exact::both, "charged CPU time equals busy time to the ns"},
     {"no_overflow", Kind::pass_fail, Exact::kernel, "no s64 difference, product or sum overflows"},
@@ -51,6 +53,9 @@ inline constexpr std::array<PropertyInfo, 32> kCatalogue{{
      Profiles::only_6_18, "not applicable to 6.12: its slice protection uses no minimum slice (curr is protected until its deadline, vlag == deadline, §7.3 K6.12)"},
     {"slice_protection", Kind::pass_fail, Exact::both, "resched iff deadline or protection is reached",
      Profiles::both_own_6_12_form, "resched iff vruntime >= deadline, or PREEMPT_SHORT and curr unprotected and ineligible (did_preempt_short, §5.1 K6.12); protection set at the pick, ended by a deadline renewal or a do_preempt_short wakeup"},
+    {"deadline_rule", Kind::pass_fail, Exact::both, "a deadline set by placement or renewal is the rule's"},
+    {"yield_rule", Kind::pass_fail, Exact::both, "a yield forfeits an eligible curr's request, else nothing"},
+    {"charge_rule", Kind::pass_fail, Exact::both, "a charge advances vruntime by calc_delta_fair, up to now"},
     {"lag_bound_steady", Kind::both, Exact::ideal, "Theorem 1 lag bound in steady stretches"},
     {"lag_bound", Kind::both, Exact::both, "service lag within slice + tick in qualifying stretches"},
     {"lag_clamped", Kind::pass_fail, Exact::kernel, "a stored vlag is within the clamp"},

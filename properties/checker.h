@@ -119,6 +119,10 @@ class Checker final : public model::Observer<A> {
     ++env_.stamp;  // the model may have changed since the last hook
     for (auto* p : at(Hook::charged)) p->charged(c, curr, delta, renewed, resched);
   }
+  void wakeup_entered(const model::rq<A>& rq, const entity& wakee) override {
+    ++env_.stamp;  // the model may have changed since the last hook
+    for (auto* p : at(Hook::wakeup_entered)) p->wakeup_entered(rq, wakee);
+  }
   void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee, bool short_) override {
     ++env_.stamp;  // the model may have changed since the last hook
     for (auto* p : at(Hook::wakeup_pick_step)) p->wakeup_pick_step(rq, curr, wakee, short_);
@@ -126,6 +130,10 @@ class Checker final : public model::Observer<A> {
   void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
     ++env_.stamp;  // the model may have changed since the last hook
     for (auto* p : at(Hook::wakeup_decided)) p->wakeup_decided(rq, wakee, preempted);
+  }
+  void yielded(const model::rq<A>& rq, const entity& curr) override {
+    ++env_.stamp;  // the model may have changed since the last hook
+    for (auto* p : at(Hook::yielded)) p->yielded(rq, curr);
   }
   void wakeup_skipped(const model::rq<A>& rq, const entity& wakee) override {
     ++env_.stamp;  // the model may have changed since the last hook

@@ -101,7 +101,11 @@ class PerCpuTasks {
 // in the running task's sleep (DEQUEUE_SLEEP without SPECIAL), only with
 // DELAY_DEQUEUE, and only while ineligible (lag < 0, recomputed from the queue right
 // after set_delayed; the entity is still queued). A delayed entity that appears on
-// a touched runqueue without the hook came in by some other path.
+// a touched runqueue without the hook came in by some other path. Conversely, a
+// `sleep` (always a plain one; an exit is the special state) leaves its task blocked
+// or delayed, never runnable, and with DELAY_DEQUEUE delays it when it is ineligible
+// after the dequeue's own update_curr charge (recounted at that charge, or before the
+// event when the dequeue charged nothing).
 template <class A, class P = model::profile_6_18>
 class DelayedEntry final : public Property<A, P> {
  public:
@@ -135,6 +139,49 @@ class DelayedEntry final : public Property<A, P> {
           cpu, id, [&] { return delayed_detail::lag_text(this->env_, cfs, se); },
           "only an ineligible entity (lag < 0) is delayed");
     mark_known(se.task, 1);
+    if (se.task == sleep_.task) sleep_.decided = sleep_.delayed = true;
+  }
+
+  // The sleeper: the running task the event names, or the one running on its CPU.
+  void before_event(const trace::Event& e) override {
+    sleep_ = {};
+    if (e.verb != trace::Verb::sleep) return;
+    const auto& m = this->env_.m;
+    const model::task_struct<A>* t = nullptr;
+    if (e.task != 0) {
+      const int index = this->env_.task_index(e.task);
+      if (index >= 0) t = &m.tasks().at(static_cast<std::size_t>(index));
+    } else if (e.cpu && *e.cpu >= 0 && static_cast<std::size_t>(*e.cpu) < m.rqs().size()) {
+      t = m.rqs()[static_cast<std::size_t>(*e.cpu)].curr;
+    }
+    if (t == nullptr || m.state_of(*t) != model::task_state::running) return;
+    const auto& cfs = m.rqs().at(static_cast<std::size_t>(t->cpu)).cfs;
+    sleep_.task = t->se.task;
+    sleep_.eligible = this->env_.facts(cfs).q.eligible(t->se.vruntime);
+  }
+  // The dequeue's update_curr: the sleeper's eligibility after its last charge.
+  void charged(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& curr, std::uint64_t, bool,
+               bool) override {
+    if (curr.task != sleep_.task || sleep_.decided) return;
+    sleep_.eligible = this->env_.facts(cfs).q.eligible(curr.vruntime);
+  }
+  void block_completed(const model::rq<A>&, const model::task_struct<A>& p) override {
+    if (p.se.task == sleep_.task) sleep_.decided = true;
+  }
+  void after_event(const trace::Event&) override {
+    if (sleep_.task < 0) return;
+    this->judged();
+    const auto& m = this->env_.m;
+    const auto& t = m.tasks().at(static_cast<std::size_t>(sleep_.task));
+    const model::task_state state = m.state_of(t);
+    if (state != model::task_state::blocked && state != model::task_state::delayed)
+      this->fail(
+          t.cpu, t.id, [&] { return fmt::format("{} after its sleep", trace::state_name(static_cast<trace::TaskState>(state))); },
+          "a sleep leaves its task blocked or delayed, never runnable");
+    if (m.config().feat(model::Feature::DELAY_DEQUEUE) && !sleep_.eligible && !sleep_.delayed)
+      this->fail(
+          t.cpu, t.id, "ineligible at the dequeue, not delayed",
+          "with DELAY_DEQUEUE a plain sleep of an ineligible entity (lag < 0) is delayed (§6.3 step 3)");
   }
 
   void delay_left(const model::cfs_rq<A>&, const model::sched_entity<A>& se, model::delay_exit) override {
@@ -167,6 +214,13 @@ class DelayedEntry final : public Property<A, P> {
     known_[t] = on;
   }
   std::vector<char> known_;  // per task index: entered the delayed state by the hook
+  struct Sleep {
+    int task = -1;          // the sleeping task's index; -1: the event is no sleep
+    bool eligible = false;  // at its dequeue's charge (recounted)
+    bool decided = false;   // its dequeue delayed it or completed
+    bool delayed = false;   // delay_entered fired for it
+  };
+  Sleep sleep_;
 };
 
 // delayed_frozen (docs/PROPERTIES.md; §10 "While delayed"): a delayed entity does not run,
@@ -243,10 +297,12 @@ class DelayedFrozen final : public Property<A, P> {
 
 // delayed_completion (docs/PROPERTIES.md; §10): a delayed entity leaves the delayed state
 // only by the pick that chose it (the schedule path's, or a tree's wakeup check that
-// picks through pick_next_entity; its dequeue completes: off the queue, and with
-// DELAY_ZERO a stored vlag <= 0), by a wakeup of its task (requeue: still queued; a
-// lag > 0 is re-placed at exactly zero lag, else vruntime and deadline are kept), or
-// by a forced completion (off the queue). The lag at the wakeup is recomputed before
+// picks through pick_next_entity; its dequeue completes: off the queue, and the lag
+// its dequeue stored is kept, except that DELAY_ZERO makes a positive one exactly 0),
+// by a wakeup of its task (requeue: still queued; a lag > 0 is re-placed at exactly
+// zero lag, else vruntime and deadline are kept), or by a forced completion (off the
+// queue). A wakeup of a delayed task always requeues it: it leaves the delayed state
+// by that requeue, not by a pick completing its dequeue, nor not at all. The lag at the wakeup is recomputed before
 // the event: the requeue does not charge curr first, so V is the same. Where the lag
 // store keeps a delayed entity's stored vlag (Env::delayed_lag_keeps_stored), the
 // requeue stores that lag (lag_detail::stored_lag) and re-places the entity at it
@@ -259,6 +315,7 @@ class DelayedCompletion final : public Property<A, P> {
 
   void before_event(const trace::Event& e) override {
     picks_.clear();
+    stores_.clear();
     wake_ = {};
     if (e.verb != trace::Verb::wake) return;
     const int index = this->env_.task_index(e.task);
@@ -290,6 +347,18 @@ class DelayedCompletion final : public Property<A, P> {
   void delay_entered(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned) override {
     delayed_.insert(cfs.rq_->cpu, se.task);
   }
+  // The lag a delayed entity's update_entity_lag stored in this event: the one its
+  // completing dequeue stores last, before the completion.
+  void lag_stored(const model::cfs_rq<A>&, const model::sched_entity<A>& se, const typename A::value&,
+                  const typename A::value&, const typename A::value&) override {
+    if (!se.sched_delayed) return;
+    for (auto& s : stores_)
+      if (s.first == se.task) {
+        s.second = se.vlag;
+        return;
+      }
+    stores_.emplace_back(se.task, se.vlag);
+  }
 
   // The requeue's re-placement (§10): the entity lands at V, so its lag is 0.
   void placed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned, const typename A::value&, bool,
@@ -316,6 +385,23 @@ class DelayedCompletion final : public Property<A, P> {
       case model::delay_exit::by_force: return completed(cfs, se, "forced");
       case model::delay_exit::by_wakeup_pick: return completed(cfs, se, "by the wakeup check's pick");
     }
+  }
+
+  // The woken delayed task left the delayed state by its requeue, not by a pick that
+  // completed its dequeue, nor not at all.
+  void after_event(const trace::Event&) override {
+    if (wake_.task < 0) return;
+    this->judged();
+    if (wake_.requeued) return;
+    const auto& m = this->env_.m;
+    const auto& t = m.tasks().at(static_cast<std::size_t>(wake_.task));
+    this->fail(
+        t.cpu, t.id,
+        [&] {
+          return fmt::format("no requeue; {} after the wakeup",
+                             trace::state_name(static_cast<trace::TaskState>(m.state_of(t))));
+        },
+        "a wakeup of a delayed task requeues it (requeue_delayed_entity)");
   }
 
   // Only the touched runqueues: a delayed entity elsewhere did not change.
@@ -355,17 +441,39 @@ class DelayedCompletion final : public Property<A, P> {
     completed(cfs, se, "by pick");
   }
 
-  // Off the queue; with DELAY_ZERO the stored lag is clipped to <= 0.
+  // Off the queue; the lag its dequeue stored kept, a positive one made 0 with DELAY_ZERO.
   void completed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, const char* how) {
     const int cpu = cfs.rq_->cpu, id = this->env_.id_of(se);
     if (se.on_rq || delayed_detail::queued_on(cfs, se))
       this->fail(
           cpu, id, [&] { return fmt::format("completed {}, still queued", how); },
           "a completed delayed dequeue takes the entity off its runqueue");
-    if (this->env_.m.config().feat(model::Feature::DELAY_ZERO) && se.vlag > 0)
+    const bool zero = this->env_.m.config().feat(model::Feature::DELAY_ZERO);
+    const typename A::value* stored = stored_lag(se.task);
+    if (zero && se.vlag > 0) {
       this->fail(
           cpu, id, [&] { return fmt::format("completed {}, vlag = {}", how, A::to_string(se.vlag)); },
           "DELAY_ZERO clips a positive lag to 0 when a delayed dequeue completes");
+    } else if (stored == nullptr) {
+      this->fail(
+          cpu, id, [&] { return fmt::format("completed {} with no lag stored in this event", how); },
+          "a delayed dequeue completes in dequeue_entity, which stores the lag first");
+    } else if (const typename A::value expected = zero && *stored > 0 ? typename A::value{} : *stored;
+               se.vlag != expected) {
+      this->fail(
+          cpu, id,
+          [&] {
+            return fmt::format("completed {}: stored vlag {}, left {}", how, A::to_string(*stored),
+                               A::to_string(se.vlag));
+          },
+          zero ? "a completed delayed dequeue makes a positive stored lag exactly 0 (DELAY_ZERO) and keeps any other"
+               : "without DELAY_ZERO a completed delayed dequeue keeps the lag its dequeue stored");
+    }
+  }
+  const typename A::value* stored_lag(int task) const {
+    for (const auto& s : stores_)
+      if (s.first == task) return &s.second;
+    return nullptr;
   }
 
   void left_by_wake(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se) {
@@ -374,6 +482,7 @@ class DelayedCompletion final : public Property<A, P> {
       this->fail(cpu, id, "requeued outside a wakeup of its task", "only a wakeup requeues a delayed entity");
       return;
     }
+    wake_.requeued = true;
     if (!se.on_rq || !delayed_detail::queued_on(cfs, se))
       this->fail(cpu, id, "not queued after the requeue", "a woken delayed entity stays on its runqueue");
     const bool replace = wake_.replace;
@@ -416,9 +525,11 @@ class DelayedCompletion final : public Property<A, P> {
     typename A::value target{};  // the lag it is re-placed at
     bool placed = false;    // the requeue re-placed it
     typename A::value vruntime{}, deadline{};
+    bool requeued = false;  // its delay_left came from the requeue
   };
   delayed_detail::PerCpuTasks delayed_;                                   // the delayed task indices, by CPU
   std::vector<std::pair<int, const model::sched_entity<A>*>> picks_;   // CPU, this event's last pick there
+  std::vector<std::pair<int, typename A::value>> stores_;              // task index, its last stored vlag
   WakeProbe wake_;
 };
 

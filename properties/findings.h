@@ -19,7 +19,7 @@ struct FindingInfo {
   std::string_view origin;     // the kernel behaviour or commit it comes from
 };
 
-inline constexpr std::array<FindingInfo, 9> kFindings{{
+inline constexpr std::array<FindingInfo, 11> kFindings{{
     {"monotone-min-vruntime-overflow", "no_overflow", "6.18",
      "the runqueue had a tick-less stretch of at least 1 s with queued entities before the overflow",
      "min_vruntime as v0 up to v6.18.3 (zero_vruntime from 79f3f9bedd14, v6.19)"},
@@ -54,6 +54,17 @@ inline constexpr std::array<FindingInfo, 9> kFindings{{
      "curr beside eight nice -20 tasks: key*W overflows after 190 s without a tick)",
      "vruntime_eligible() forms (v - v0) * W in s64; zero_vruntime keeps v0 at V, but one charge of a long "
      "stretch puts the light curr's key that far from it (linux-source-6.12 6.12.117-1~deb12u1)"},
+    // Found by augmented_consistent on the real code's own rbtree (kernel-src).
+    {"rbtree-rotate-stale-min-slice", "augmented_consistent", "6.12 (kernel-src, Debian 6.12.117), 6.18 (kernel trees)",
+     "every member's min_vruntime is its subtree's; a min_slice (or max_slice) differs only at members with a child",
+     "RB_DECLARE_CALLBACKS over min_vruntime: the rotation and copy callbacks copy only min_vruntime to the node "
+     "that takes another's place, so its min_slice (max_slice) still describes its old subtree "
+     "(docs/findings/rbtree-rotate-stale-min-slice.md)"},
+    {"enqueue-max-slice-uninitialized", "augmented_consistent", "6.18 (kernel trees that keep max_slice: 7.0, 7.1)",
+     "every member's min_vruntime is its subtree's and every leaf's min_slice its own slice; a leaf's max_slice "
+     "differs",
+     "__enqueue_entity() sets the inserted node's min_vruntime and min_slice but not its max_slice "
+     "(docs/findings/enqueue-max-slice-uninitialized.md)"},
 }};
 
 // The entry named `name`, or nullptr.
@@ -66,8 +77,12 @@ constexpr const FindingInfo* find_finding(std::string_view name) {
 // Whether only the real code (kernel-src) meets the finding `name`: its trace is
 // replayed with --model=kernel-src (the reference does not crash there).
 constexpr bool met_on_kernel_src_only(std::string_view name) {
-  return name == "kernel-src-null-pick-after-overflow";
+  return name == "kernel-src-null-pick-after-overflow" || name == "rbtree-rotate-stale-min-slice";
 }
+
+// Whether only kernel trees other than the default one meet the finding `name`: its
+// trace is under corpus/findings/trees/<release line>/, replayed with --kernel-tree.
+constexpr bool met_on_kernel_trees_only(std::string_view name) { return name == "enqueue-max-slice-uninitialized"; }
 
 // The registered name `name`; a name not in the table fails to compile when the
 // call is a constant expression (every caller's is).

@@ -24,6 +24,7 @@ enum class Hook : unsigned {
   protection_set,
   buddy_set,
   charged,
+  wakeup_entered,
   wakeup_pick_step,
   wakeup_decided,
   wakeup_skipped,
@@ -32,6 +33,7 @@ enum class Hook : unsigned {
   delay_left,
   block_completed,
   v0_moved,
+  yielded,
   before_event,
   after_event_on,
   after_event,
@@ -52,10 +54,10 @@ constexpr std::uint32_t hooks_of() {
   using B = Property<A, P>;
   return EEVDF_HOOK_BIT(O, lag_stored) | EEVDF_HOOK_BIT(O, placed) | EEVDF_HOOK_BIT(O, picked) |
          EEVDF_HOOK_BIT(O, set_next) | EEVDF_HOOK_BIT(O, protection_set) | EEVDF_HOOK_BIT(O, buddy_set) |
-         EEVDF_HOOK_BIT(O, charged) | EEVDF_HOOK_BIT(O, wakeup_pick_step) | EEVDF_HOOK_BIT(O, wakeup_decided) |
+         EEVDF_HOOK_BIT(O, charged) | EEVDF_HOOK_BIT(O, wakeup_entered) | EEVDF_HOOK_BIT(O, wakeup_pick_step) | EEVDF_HOOK_BIT(O, wakeup_decided) |
          EEVDF_HOOK_BIT(O, wakeup_skipped) | EEVDF_HOOK_BIT(O, protection_changed) |
          EEVDF_HOOK_BIT(O, delay_entered) | EEVDF_HOOK_BIT(O, delay_left) | EEVDF_HOOK_BIT(O, block_completed) |
-         EEVDF_HOOK_BIT(O, v0_moved) | EEVDF_HOOK_BIT(B, before_event) | EEVDF_HOOK_BIT(B, after_event_on) |
+         EEVDF_HOOK_BIT(O, v0_moved) | EEVDF_HOOK_BIT(O, yielded) | EEVDF_HOOK_BIT(B, before_event) | EEVDF_HOOK_BIT(B, after_event_on) |
          EEVDF_HOOK_BIT(B, after_event) |
          EEVDF_HOOK_BIT(B, finish);
 }

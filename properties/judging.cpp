@@ -58,6 +58,10 @@ std::string unjudged(std::string_view name, const Judging& j, Asker asker) {
     return fmt::format("{} (a differential: it needs its second implementation): {}", head,
                        differential_hint(name, asker));
   }
+  if (const std::string_view why = kernel_src_only(name); !why.empty() && !j.kernel_src)
+    return fmt::format("{} ({}): {}", head, why,
+                       asker == Asker::run ? "add --model kernel-src, or --kernel-tree DIR"
+                                           : "add --model=kernel-src, or --kernel-tree DIR");
   const bool in_kernel = j.kernel_arith && runs_in(*info, true);
   const bool in_ideal = j.ideal_arith && runs_in(*info, false);
   if (in_kernel && j.kernel_src && !j.reference_lockstep && !judged_on_tree(name, j.tree)) {

@@ -13,12 +13,13 @@ namespace eevdf::properties {
 
 // The per-event properties judged on kernel-src's mirror (its state after every
 // event; placed, picked, lag_stored, set_next, buddy_set, charged, v0_moved,
-// wakeup_pick_step, wakeup_decided, delay_entered and delay_left from the wrapped
-// calls, block_completed from the driver's __block_task), and kernel_warn (the real
-// code's own warnings and crash).
-inline constexpr std::array<std::string_view, 25> kJudgedOnKernelSrc{{
+// wakeup_pick_step, wakeup_decided, delay_entered, delay_left and yielded from the
+// wrapped calls, block_completed from the driver's __block_task), and kernel_warn (the
+// real code's own warnings and crash).
+inline constexpr std::array<std::string_view, 29> kJudgedOnKernelSrc{{
     "sums_consistent",
     "counters_consistent",
+    "augmented_consistent",
     "task_conservation",
     "service_conservation",
     "lag_zero_sum",
@@ -41,6 +42,9 @@ inline constexpr std::array<std::string_view, 25> kJudgedOnKernelSrc{{
     "lag_bound",
     "wakeup_preempt_rule",
     "slice_protection",
+    "deadline_rule",
+    "yield_rule",
+    "charge_rule",
     "kernel_warn",
 }};
 
@@ -54,6 +58,25 @@ inline constexpr std::array<KernelSrcGap, 2> kKernelSrcGaps{{
     {"no_overflow", "the s64 operations of the real code, which wrap without a trace"},
     {"min_slice_exact", "set_protect_slice's minimum slice (protection_set: a vprot tree's set_protect_slice(cfs_rq, se))"},
 }};
+
+// The per-event properties only the real code is judged by: state the reference
+// keeps no form of, with the reason.
+struct KernelSrcOnly {
+  std::string_view name;
+  std::string_view why;
+};
+inline constexpr std::array<KernelSrcOnly, 1> kKernelSrcOnly{{
+    {"augmented_consistent",
+     "the reference keeps no per-node augmented values (model/cfs_rq.h: its timeline is an ordered set and its "
+     "slices a multiset); it judges the real code's own rbtree"},
+}};
+
+// Why `name` is judged on kernel-src only ("" when the reference judges it too).
+constexpr std::string_view kernel_src_only(std::string_view name) {
+  for (const KernelSrcOnly& k : kKernelSrcOnly)
+    if (k.name == name) return k.why;
+  return {};
+}
 
 // What of a kernel tree decides which of kJudgedOnKernelSrc its mirror judges: the
 // shape bits of its observation (replay/kernel_src_mirror.h tree_traits), never its

@@ -128,8 +128,11 @@ class PlacementEligible final : public Property<A, P> {
 
 // placement_preserves_lag (docs/PROPERTIES.md, EEVDF core; docs/MODEL.md §6.1 step 3):
 // right after a PLACE_LAG placement of an entity with stored vlag l on a queue that
-// held others, V' - v = l: the (L+w)/L inflation undoes the insertion's dilution.
-// Ideal: exactly; kernel: within the bound derived at the top of this file.
+// held others, V' - v = l: the (L+w)/L inflation undoes the insertion's dilution;
+// without PLACE_LAG the same with l = 0. Ideal: exactly; kernel: within the bound
+// derived at the top of this file. On an empty queue there is no lag to keep: the
+// entity lands on v0 exactly (wherever a tree moves v0 at the insertion, it moves it
+// to V of a queue holding that entity alone, its own vruntime).
 template <class A, class P = model::profile_6_18>
 class PlacementPreservesLag final : public Property<A, P> {
  public:
@@ -137,12 +140,22 @@ class PlacementPreservesLag final : public Property<A, P> {
   std::string_view name() const override { return "placement_preserves_lag"; }
 
   void placed(const model::cfs_rq<A>& cfs, const model::sched_entity<A>& se, unsigned /*flags*/,
-              const typename A::value& vlag, bool /*had_rel*/, const typename A::value& /*rel*/) override {
-    if (!this->env_.m.config().feat(model::Feature::PLACE_LAG)) return;
-    // An empty queue drops the lag (the entity lands on v0); a curr re-placed in
-    // its own sums (group entities only, §9) is outside the derivation.
-    if (cfs.nr_queued < 2 || &se == cfs.curr) return;
+              const typename A::value& stored, bool /*had_rel*/, const typename A::value& /*rel*/) override {
+    if (cfs.nr_queued == 1) {
+      this->judged();
+      if (se.vruntime != cfs.min_vruntime) [[unlikely]]
+        this->fail(
+            cfs.rq_->cpu, this->env_.id_of(se),
+            [&] { return fmt::format("vruntime {}, v0 {}", A::to_string(se.vruntime), A::to_string(cfs.min_vruntime)); },
+            "an entity placed on an empty queue lands on v0 (§6.1: no lag to keep)");
+      return;
+    }
+    // A curr re-placed in its own sums (group entities only, §9) is outside the
+    // derivation.
+    if (&se == cfs.curr) return;
     this->judged();
+    const bool place_lag = this->env_.m.config().feat(model::Feature::PLACE_LAG);
+    const typename A::value vlag = place_lag ? stored : typename A::value{};
     const typename A::value measured = lag_detail::lag_now(this->env_.facts(cfs), se);
     if (lag_detail::placement_lag_ok<A>(measured, vlag)) return;
     this->fail(
@@ -152,7 +165,8 @@ class PlacementPreservesLag final : public Property<A, P> {
                              A::to_string(measured), lag_detail::others_weight(this->env_.facts(cfs), se),
                              brute::weight_of(se.load.weight), lag_detail::placement_bound_text<A>());
         },
-        "PLACE_LAG placement must give back the stored lag (§6.1 inflation by (L+w)/L)");
+        place_lag ? "PLACE_LAG placement must give back the stored lag (§6.1 inflation by (L+w)/L)"
+                  : "without PLACE_LAG an entity is placed at V (§6.1)");
   }
 };
 

@@ -42,7 +42,7 @@ class LagZeroSum final : public Property<A, P> {
 // Which of the pick properties a PickRules checks.
 enum class PickRule { nonempty, eligible, earliest };
 
-// The schedule path's pick: on a non-empty queue it returns an entity, eligible
+// The schedule path's pick: on a queue with a runnable entity it returns one, eligible
 // unless alone, with the earliest deadline among the eligible (ties: insertion
 // order; a tie with curr goes to the tree entity), unless it is a protected curr or
 // an eligible next buddy; after the pick, curr is not delayed. One class per rule,
@@ -92,12 +92,25 @@ class PickRules final : public Property<A, P> {
           "EEVDF picks the eligible entity with the earliest deadline");
   }
 
+  // After the event: curr is not delayed, and a CPU whose queue holds a runnable
+  // (not delayed) entity is not idle: its schedule picked one (a pick that returns
+  // nothing without asking __pick_eevdf is seen here, not at `picked`).
   void after_event_on(const trace::Event&, const TouchedCpu<A>& at) override {
     if constexpr (R == PickRule::nonempty) {
       const auto& rq = at.rq;
-      if (rq.curr != nullptr) this->judged();
-      if (rq.curr != nullptr && rq.curr->se.sched_delayed)
-        this->fail(at.cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
+      this->judged();
+      if (rq.curr != nullptr) {
+        if (rq.curr->se.sched_delayed)
+          this->fail(at.cpu, rq.curr->id, "curr is delayed", "after a pick completes, curr is not delayed");
+        return;
+      }
+      if (at.facts.queued > at.facts.delayed) [[unlikely]] {
+        int task = 0;
+        for (const auto& member : at.facts.members)
+          if (!member.delayed) task = this->env_.m.tasks().at(static_cast<std::size_t>(member.task)).id;
+        this->fail(at.cpu, task, "the CPU is idle while this task is runnable on it",
+                   "a CPU with a runnable entity queued runs one (the schedule path's pick)");
+      }
     }
   }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>      // ns
 #include <memory>       // make_property
+#include <optional>     // kept counters
 #include <set>          // CPUs
 #include <string>       // report text
 #include <string_view>  // names
@@ -53,6 +54,21 @@ struct FullWeightSums {
   std::uint64_t weight = 0;
 };
 
+// A runqueue's timeline as a tree's own rbtree holds it (Env::augmented): each member
+// with its children and the augmented values the tree keeps for its subtree.
+struct AugmentedNode {
+  int task = -1;               // the task index
+  int left = -1, right = -1;   // children: indices into AugmentedTree::nodes (-1: none)
+  std::uint64_t vruntime = 0, slice = 0;
+  std::uint64_t min_vruntime = 0, min_slice = 0, max_slice = 0;
+};
+struct AugmentedTree {
+  bool kept = false;                       // this runqueue's tree was loaded
+  bool has_min_slice = false, has_max_slice = false;  // the values the tree keeps besides min_vruntime
+  int root = -1;                           // index into nodes, -1: empty
+  std::vector<AugmentedNode> nodes;        // in tree order
+};
+
 // What every property sees: the model, where the replay is, which CPUs the current
 // event can have changed, and the sink.
 // P: the kernel profile of the machine (model/profile.h); the 6.12 forms of the
@@ -86,6 +102,10 @@ struct Env {
   // whose pick_eevdf / __pick_eevdf tests PICK_BUDDY; `wakeup_buddy_only_protected`:
   // only when that pick protects curr (no PREEMPT_SHORT) (wakeup_preempt_rule).
   bool wakeup_picks_buddy = false;
+  // The wakeup check may return (or preempt) before its pick on a fork, a delayed
+  // wakee or a next buddy, unless PREEMPT_SHORT sends a shorter wakee to the pick: a
+  // kernel-src tree whose check decides by a preempt action (wakeup_preempt_rule).
+  bool wakeup_returns_before_pick = false;
   bool wakeup_buddy_only_protected = false;
   // update_entity_lag clamps by calc_delta_fair(the largest queued slice + TICK_NSEC)
   // (a tree that keeps max_slice), not by P's max(2 * slice, TICK_NSEC) (§5.3).
@@ -102,6 +122,12 @@ struct Env {
   // those sums, which sums_consistent recounts in the tree's terms (the cfs_rq's
   // avg_vruntime / avg_load then hold them scaled down). Empty: the model's sums.
   std::vector<FullWeightSums> full_weight_sums;
+  // Per CPU, where a tree keeps cfs_rq->h_nr_delayed: its value, which
+  // counters_consistent recounts as the queue's delayed members. Empty: none kept.
+  std::vector<std::optional<unsigned>> h_nr_delayed;
+  // Per CPU, the real code's rbtree after the event (kernel-src), which
+  // augmented_consistent walks: the reference keeps no per-node values. Empty: none.
+  std::vector<AugmentedTree> augmented;
   // calc_delta_fair divides (delta * NICE_0_LOAD / weight) instead of multiplying by
   // the inverse weight: a tree whose 64-bit __calc_delta divides (brute::calc_delta_fair).
   bool calc_delta_divides = false;

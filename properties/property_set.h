@@ -73,12 +73,18 @@ class PropertySet final : public Property<A, P> {
                                 bool resched) override {
     each<Hook::charged>([&](auto* p) { p->charged(c, curr, delta, renewed, resched); });
   }
+  void wakeup_entered(const model::rq<A>& rq, const entity& wakee) override {
+    each<Hook::wakeup_entered>([&](auto* p) { p->wakeup_entered(rq, wakee); });
+  }
   [[gnu::flatten]] void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee,
                                          bool short_) override {
     each<Hook::wakeup_pick_step>([&](auto* p) { p->wakeup_pick_step(rq, curr, wakee, short_); });
   }
   void wakeup_decided(const model::rq<A>& rq, const entity& wakee, bool preempted) override {
     each<Hook::wakeup_decided>([&](auto* p) { p->wakeup_decided(rq, wakee, preempted); });
+  }
+  void yielded(const model::rq<A>& rq, const entity& curr) override {
+    each<Hook::yielded>([&](auto* p) { p->yielded(rq, curr); });
   }
   void wakeup_skipped(const model::rq<A>& rq, const entity& wakee) override {
     each<Hook::wakeup_skipped>([&](auto* p) { p->wakeup_skipped(rq, wakee); });

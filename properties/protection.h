@@ -73,11 +73,12 @@ void follow_curr_deadlines(const Env& env, At&& at) {
 }  // namespace protection_brute
 
 // wakeup_preempt_rule (§8.2): a wakeup-preemption check that reaches its pick step
-// with no reschedule pending asks for one iff the wakee is what __pick_eevdf picks at
-// that moment (curr's protection honoured unless PREEMPT_SHORT applies), and a
-// schedule then runs on that CPU iff it asked. A renice of the running task follows
-// prio_changed_fair instead (§9): a reschedule iff its nice rose with >= 2 queued,
-// or the renice's own update_curr asked for one.
+// picks, and with no reschedule pending asks for one iff the wakee is what
+// __pick_eevdf picks at that moment (curr's protection honoured unless PREEMPT_SHORT
+// applies); a schedule then runs on that CPU iff it asked. A renice follows
+// prio_changed_fair (§9): of the running task, a reschedule iff its nice rose with
+// >= 2 queued, or the renice's own update_curr asked for one; of a queued task that
+// is not running, with >= 2 queued under a fair curr, a wakeup check for it.
 template <class A, class P = model::profile_6_18>
 class WakeupPreemptRule final : public Property<A, P> {
  public:
@@ -85,20 +86,69 @@ class WakeupPreemptRule final : public Property<A, P> {
   std::string_view name() const override { return "wakeup_preempt_rule"; }
 
   void before_event(const trace::Event& e) override {
-    judged_cpu_ = decided_cpu_ = -1;
+    judged_cpu_ = decided_cpu_ = entered_cpu_ = returns_cpu_ = stepped_cpu_ = -1;
     picked_ = charged_resched_ = false;
     renice_ = {};
+    renice_wakee_ = nullptr;
     const auto& m = this->env_.m;
     if (e.verb != trace::Verb::renice || this->env_.task_index(e.task) < 0) return;
     const auto& p = m.tasks().at(static_cast<std::size_t>(this->env_.task_index(e.task)));
     const auto& rq = m.rqs().at(static_cast<std::size_t>(p.cpu));
-    if (rq.curr != &p || e.nice == p.nice) return;
-    renice_ = {p.cpu, p.id, p.nice, e.nice, protection_brute::count_queued(rq.cfs)};
+    if (e.nice == p.nice) return;
+    const std::size_t queued = protection_brute::count_queued(rq.cfs);
+    if (rq.curr == &p) {
+      renice_ = {p.cpu, p.id, p.nice, e.nice, queued};
+    } else if (p.on_rq && rq.curr != nullptr && queued >= 2) {
+      renice_wakee_ = &p.se;  // §9: a queued task that is not running gets the wakeup check
+      renice_cpu_ = p.cpu;
+    }
+  }
+
+  // §8.2 steps 1-6: a check under a fair curr that is not the wakee, with no reschedule
+  // pending and WAKEUP_PREEMPTION on, has no return before its pick step (its own
+  // update_curr may ask to reschedule, after this test); with one pending or the
+  // feature off it returns before it. A tree whose check decides
+  // by a preempt action returns before its pick on a fork, a delayed wakee or a next
+  // buddy, unless PREEMPT_SHORT sends a shorter wakee to its pick first
+  // (Env::wakeup_returns_before_pick): there only that case is judged.
+  void wakeup_entered(const model::rq<A>& rq, const model::sched_entity<A>& wakee) override {
+    if (entered_cpu_ >= 0) report_no_pick();
+    if (stepped_cpu_ >= 0) report_no_decision();
+    if (&wakee == renice_wakee_ && rq.cpu == renice_cpu_) renice_wakee_ = nullptr;
+    returns_cpu_ = -1;
+    if (rq.curr == nullptr || &rq.curr->se == &wakee) return;
+    const auto& cfg = this->env_.m.config();
+    if (rq.need_resched || !cfg.feat(model::Feature::WAKEUP_PREEMPTION)) {
+      this->judged();
+      returns_cpu_ = rq.cpu;
+      return;
+    }
+    if (this->env_.wakeup_returns_before_pick &&
+        !(cfg.feat(model::Feature::PREEMPT_SHORT) && wakee.slice < rq.curr->se.slice))
+      return;
+    this->judged();
+    entered_cpu_ = rq.cpu;
+    entered_task_ = this->env_.id_of(wakee);
   }
 
   void wakeup_pick_step(const model::rq<A>& rq, const model::sched_entity<A>& curr,
                         const model::sched_entity<A>& wakee, bool /*short_*/) override {
     judged_cpu_ = -1;
+    if (rq.cpu == entered_cpu_) entered_cpu_ = -1;
+    // A check that reached its pick step picks, and decides on that pick (§8.2 step 8).
+    stepped_cpu_ = rq.cpu;
+    stepped_task_ = this->env_.id_of(wakee);
+    if (rq.cpu == returns_cpu_) [[unlikely]]
+      this->fail(rq.cpu, this->env_.id_of(wakee), "the wakeup check went on to its pick",
+                 "a wakeup check with a reschedule pending or WAKEUP_PREEMPTION off returns before its pick "
+                 "(§8.2 step 3)");
+    // Its own update_curr charged curr up to now (§8.2 step 6): the pick compares
+    // curr's vruntime of this moment.
+    if (curr.exec_start != this->env_.now) [[unlikely]]
+      this->fail(
+          rq.cpu, this->env_.id_of(curr),
+          [&] { return fmt::format("curr's exec_start {} at the pick step, now {}", curr.exec_start, this->env_.now); },
+          "the wakeup check charges curr before its pick (§8.2 step 6)");
     if (rq.need_resched) return;  // asked already, by this check's own update_curr: not the rule's
     const auto& cfg = this->env_.m.config();
     const QueueSums<A>& sums = this->env_.facts(rq.cfs).q;
@@ -113,6 +163,7 @@ class WakeupPreemptRule final : public Property<A, P> {
   }
 
   void wakeup_decided(const model::rq<A>& rq, const model::sched_entity<A>& wakee, bool preempted) override {
+    if (stepped_cpu_ == rq.cpu) stepped_cpu_ = -1;
     if (judged_cpu_ != rq.cpu) return;
     this->judged();
     judged_cpu_ = -1;
@@ -134,6 +185,13 @@ class WakeupPreemptRule final : public Property<A, P> {
   }
 
   void after_event(const trace::Event&) override {
+    if (entered_cpu_ >= 0) report_no_pick();
+    if (stepped_cpu_ >= 0) report_no_decision();
+    if (renice_wakee_ != nullptr) {
+      this->judged();
+      this->fail(renice_cpu_, this->env_.id_of(*renice_wakee_), "no wakeup check ran for the reniced task",
+                 "prio_changed_fair runs the wakeup check for a queued task that is not running (§9)");
+    }
     if (decided_cpu_ >= 0 && picked_ != decided_)
       this->fail(
           decided_cpu_, decided_task_,
@@ -146,6 +204,18 @@ class WakeupPreemptRule final : public Property<A, P> {
   }
 
  private:
+  [[gnu::cold]] void report_no_pick() {
+    this->fail(entered_cpu_, entered_task_, "the wakeup check returned without its pick",
+               "a wakeup check with no reschedule pending reaches its pick (§8.2 steps 1-6)");
+    entered_cpu_ = -1;
+  }
+
+  [[gnu::cold]] void report_no_decision() {
+    this->fail(stepped_cpu_, stepped_task_, "the wakeup check made no pick after its pick step",
+               "a wakeup check that reaches its pick step decides on what __pick_eevdf picks (§8.2 step 8)");
+    stepped_cpu_ = -1;
+  }
+
   struct Renice {
     int cpu = -1;
     int task = 0;
@@ -200,7 +270,14 @@ class WakeupPreemptRule final : public Property<A, P> {
                        pick == nullptr ? std::string("none") : fmt::format("task {}", this->env_.id_of(*pick)));
   }
 
+  int entered_cpu_ = -1;  // the CPU whose check must still reach its pick step
+  int entered_task_ = 0;
+  int returns_cpu_ = -1;  // the CPU whose check must return before its pick step
   int judged_cpu_ = -1;   // the CPU whose check reached its pick step unasked
+  int stepped_cpu_ = -1;  // the CPU whose check reached its pick step and has not picked
+  int stepped_task_ = 0;
+  const model::sched_entity<A>* renice_wakee_ = nullptr;  // a reniced queued task owed a wakeup check
+  int renice_cpu_ = -1;
   bool expected_ = false;
   Judged judged_;
   int decided_cpu_ = -1;  // the CPU whose check decided, to see a schedule follow

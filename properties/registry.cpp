@@ -11,7 +11,10 @@
 
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
+#include "properties/augmented.h"
 #include "properties/bookkeeping.h"
+#include "properties/charge.h"
+#include "properties/deadline.h"
 #include "properties/delayed.h"
 #include "properties/kernel_warn.h"
 #include "properties/iowait.h"
@@ -32,6 +35,7 @@ Table<A, P> factories() {
   Table<A, P> table{
       {"sums_consistent", plain<A, P, SumsConsistent<A, P>>()},
       {"counters_consistent", plain<A, P, CountersConsistent<A, P>>()},
+      {"augmented_consistent", plain<A, P, AugmentedConsistent<A, P>>()},
       {"task_conservation", plain<A, P, TaskConservation<A, P>>()},
       {"no_overflow", plain<A, P, NoOverflow<A, P>>()},
       {"lag_zero_sum", plain<A, P, LagZeroSum<A, P>>()},
@@ -45,6 +49,8 @@ Table<A, P> factories() {
   register_lag(table);
   register_protection<A>(table);
   register_delayed(table);
+  register_deadline(table);
+  register_charge(table);
   return table;
 }
 
@@ -52,7 +58,8 @@ Table<A, P> factories() {
 // slice protection in its place: the PropertySet that calls the selected checks.
 // A class registered without a place here fails add_properties' assertion.
 template <class A, class P, class... Protection>
-using SetWith = PropertySet<A, P, SumsConsistent<A, P>, CountersConsistent<A, P>, TaskConservation<A, P>,
+using SetWith = PropertySet<A, P, SumsConsistent<A, P>, CountersConsistent<A, P>, AugmentedConsistent<A, P>,
+                            TaskConservation<A, P>,
                             NoOverflow<A, P>, LagZeroSum<A, P>, PickRules<A, P, PickRule::eligible>,
                             PickRules<A, P, PickRule::earliest>, PickRules<A, P, PickRule::nonempty>,
                             DelayedNeverRuns<A, P>, IowaitAccounting<A, P>, IowaitVisibility<A, P>,
@@ -60,7 +67,7 @@ using SetWith = PropertySet<A, P, SumsConsistent<A, P>, CountersConsistent<A, P>
                             ReweightPreservesLag<A, P>, LagClamped<A, P>, ServiceConservation<A, P>,
                             WakeupPreemptRule<A, P>, LoneNoResched<A, P>, SliceSane<A, P>, Protection...,
                             DelayedEntry<A, P>, DelayedFrozen<A, P>, DelayedCompletion<A, P>, LagBound<A, P, true>,
-                            LagBound<A, P, false>>;
+                            LagBound<A, P, false>, DeadlineRule<A, P>, YieldRule<A, P>, ChargeRule<A, P>>;
 template <class A, class P>
 struct RegisteredSet;
 template <class A>

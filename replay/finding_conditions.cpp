@@ -61,7 +61,8 @@ std::string finding_missing(std::string_view name, const FindingEvidence& e) {
   };
   // The pass/fail findings: their property tags each violation that meets the condition.
   if (name == "monotone-min-vruntime-overflow" || name == "k612-tickless-eligibility-overflow" ||
-      name == "lag-bound-steady-off-tick-grid" || name == "kernel-src-null-pick-after-overflow")
+      name == "lag-bound-steady-off-tick-grid" || name == "kernel-src-null-pick-after-overflow" ||
+      name == "rbtree-rotate-stale-min-slice" || name == "enqueue-max-slice-uninitialized")
     return tagged();
   if (name == "delay-dequeue-hides-iowait") {
     if (!e.config.feat(model::Feature::DELAY_DEQUEUE)) return "DELAY_DEQUEUE is off";

@@ -95,6 +95,8 @@ std::vector<PlannedReplay> plan_replays(const trace::Header& header, bool kernel
   }
   std::string on_kernel_src;  // what needs kernel-src: kernel_matches_reference, or a finding of the real code
   if (expects("kernel_matches_reference")) on_kernel_src = "kernel_matches_reference";
+  for (const std::string& p : expected)
+    if (on_kernel_src.empty() && !properties::kernel_src_only(p).empty()) on_kernel_src = p;
   for (const std::string& f : header.expect_findings)
     if (on_kernel_src.empty() && properties::met_on_kernel_src_only(f)) on_kernel_src = "the finding " + f;
   if (!on_kernel_src.empty()) {

@@ -97,7 +97,10 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
     : k_(k), mirror_(config, specs), env_(mirror_, sink), checker_(env_),
       obs_(static_cast<std::size_t>(k.ncpus())), times_(static_cast<std::size_t>(k.ncpus())),
       members_(static_cast<std::size_t>(k.ncpus())) {
-  properties::add_properties(checker_, env_, mirror_selection(selection, traits));
+  const properties::Selection judged = mirror_selection(selection, traits);
+  properties::add_properties(checker_, env_, judged);
+  walk_tree_ = listed(judged.check, "augmented_consistent");
+  if (walk_tree_) env_.augmented.resize(static_cast<std::size_t>(k.ncpus()));
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) {
     observe(cpu);
     times_[static_cast<std::size_t>(cpu)] = model::VirtualTimes::initial(obs_[static_cast<std::size_t>(cpu)].rq.v0);
@@ -107,6 +110,7 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
     throw UnknownShape(fmt::format("kernel-src's observation shape {:#x} is not the {} forms' shape", shape,
                                    Profile::name));
   if ((shape & c::KSRC_SHAPE_SUM_SHIFT) != 0) env_.full_weight_sums.resize(static_cast<std::size_t>(k_.ncpus()));
+  if ((shape & c::KSRC_SHAPE_H_NR_DELAYED) != 0) env_.h_nr_delayed.resize(static_cast<std::size_t>(k_.ncpus()));
   load_tasks();
   for (int cpu = 0; cpu < k_.ncpus(); ++cpu) load_rq(cpu);
   if (checker_.empty()) return;
@@ -121,17 +125,21 @@ BasicKernelSrcMirror<P>::BasicKernelSrcMirror(const model::Config& config, const
   hooks_.protection_set = &BasicKernelSrcMirror::on_protection_set;
   hooks_.block_completed = &BasicKernelSrcMirror::on_block_completed;
   hooks_.v0_moved = &BasicKernelSrcMirror::on_v0_moved;
+  hooks_.yielded = &BasicKernelSrcMirror::on_yielded;
   // A vprot tree whose v0 is zero_vruntime (6.19+) moves it by a zero_vruntime rule
   // (to V), not the 6.18 forms' update_min_vruntime: where its shape says.
   if ((shape & c::KSRC_SHAPE_V0_BY_TREE_CHANGE) != 0) env_.v0_rule = properties::V0Rule::zero_by_tree_change;
   else if ((shape & c::KSRC_SHAPE_ZERO_VRUNTIME) != 0) env_.v0_rule = properties::V0Rule::zero_in_avg_vruntime;
   env_.wakeup_limits_protection_always = (shape & c::KSRC_SHAPE_WAKEUP_LIMITS_ALWAYS) != 0;
   env_.wakeup_picks_buddy = (shape & c::KSRC_SHAPE_WAKEUP_PICKS_BUDDY) != 0;
+  // The preempt-action form of the check is also the one with returns before its pick.
+  env_.wakeup_returns_before_pick = env_.wakeup_limits_protection_always;
   env_.wakeup_buddy_only_protected = (shape & c::KSRC_SHAPE_BUDDY_ONLY_PROTECTED) != 0;
   env_.lag_limit_by_max_slice = (shape & c::KSRC_SHAPE_MAX_SLICE) != 0;
   env_.delayed_lag_keeps_stored = (shape & c::KSRC_SHAPE_LAG_KEEPS_DELAYED) != 0;
   env_.calc_delta_divides = (shape & c::KSRC_SHAPE_CALC_DELTA_DIVIDES) != 0;
   env_.v0_at_heavy_placement = (shape & c::KSRC_SHAPE_V0_AT_HEAVY_PLACEMENT) != 0;
+  hooks_.wakeup_entered = &BasicKernelSrcMirror::on_wakeup_entered;
   hooks_.wakeup_pick_step = &BasicKernelSrcMirror::on_wakeup_pick_step;
   hooks_.wakeup_decided = &BasicKernelSrcMirror::on_wakeup_decided;
   hooks_.delay_entered = &BasicKernelSrcMirror::on_delay_entered;
@@ -243,6 +251,8 @@ void BasicKernelSrcMirror<P>::load_rq(int cpu) {
   // sums_consistent recounts those in the tree's own terms.
   if (full) env_.full_weight_sums.at(static_cast<std::size_t>(cpu)) = {true, o.rq.sum_shift, o.rq.sum_w_vruntime,
                                                                          o.rq.sum_weight};
+  // counters_consistent recounts it where the tree keeps it.
+  if (o.has(c::KSRC_SHAPE_H_NR_DELAYED)) env_.h_nr_delayed.at(static_cast<std::size_t>(cpu)) = o.rq.h_nr_delayed;
   r.nr_iowait = k_.cpu_extra(cpu).nr_iowait;
   r.nr_iowait_acct = k_.cpu_extra(cpu).nr_iowait_acct;
   r.ever_enqueued = k_.cpu_extra(cpu).ever_enqueued;
@@ -259,9 +269,26 @@ void BasicKernelSrcMirror<P>::load(int cpu) {
   load_rq(cpu);
 }
 
+// The rbtree as its own children link it: the tree's members come first in the
+// observation, in tree order, so an entity's index is its node's.
 template <class P>
-void BasicKernelSrcMirror<P>::observe(int cpu) {
-  k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)], /*derived=*/false);  // the load reads none of them
+void BasicKernelSrcMirror<P>::load_tree(int cpu) {
+  const kernel_src::Observation& o = obs_[static_cast<std::size_t>(cpu)];
+  properties::AugmentedTree& t = env_.augmented.at(static_cast<std::size_t>(cpu));
+  t.kept = true;
+  t.has_min_slice = o.has(c::KSRC_SHAPE_MIN_SLICE);
+  t.has_max_slice = o.has(c::KSRC_SHAPE_MAX_SLICE);
+  t.root = o.rq.root;
+  t.nodes.clear();
+  for (const c::ksrc_obs_entity& e : o.entities)
+    if (e.in_tree != 0)
+      t.nodes.push_back({e.task, e.left, e.right, e.vruntime, e.slice, e.min_vruntime, e.min_slice, e.max_slice});
+}
+
+template <class P>
+void BasicKernelSrcMirror<P>::observe(int cpu, unsigned ask) {
+  // V and eligibility are never read; the tree's shape only after an event.
+  k_.observe(cpu, obs_[static_cast<std::size_t>(cpu)], ask);
   auto& times = times_[static_cast<std::size_t>(cpu)];
   times = times.moved_to(obs_[static_cast<std::size_t>(cpu)].rq.v0);
 }
@@ -310,9 +337,11 @@ void BasicKernelSrcMirror<P>::after(const trace::Event& e) {
   auto& cpus = env_.touched;
   std::sort(cpus.begin(), cpus.end());
   cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
-  for (const int cpu : cpus) observe(cpu);
+  for (const int cpu : cpus) observe(cpu, walk_tree_ ? static_cast<unsigned>(c::KSRC_OBS_TREE) : 0u);
   for (const int cpu : cpus) load_leavers(cpu);
   for (const int cpu : cpus) load_rq(cpu);
+  if (walk_tree_)
+    for (const int cpu : cpus) load_tree(cpu);
   checker_.after_event(e);
   last_ = e;
   last_checked_ = cpus;
@@ -356,13 +385,20 @@ void BasicKernelSrcMirror<P>::on_placed(void* ctx, int cpu, int task, int flags,
 template <class P>
 void BasicKernelSrcMirror<P>::on_placement_done(void* ctx) { static_cast<BasicKernelSrcMirror*>(ctx)->flush_placed(); }
 
-// The flags are the kernel's ENQUEUE_* bits; no property reads them.
+// The kernel's ENQUEUE_* bits as the model's (the ones the placement rules read:
+// deadline_rule's ENQUEUE_INITIAL).
 template <class P>
 void BasicKernelSrcMirror<P>::flush_placed() {
   if (!placed_.pending) return;
   placed_.pending = false;
   load(placed_.cpu);
-  checker_.placed(rq(placed_.cpu).cfs, se(placed_.task), static_cast<unsigned>(placed_.flags),
+  unsigned model_flags = 0;
+  if ((placed_.flags & c::ENQUEUE_WAKEUP) != 0) model_flags |= model::ENQUEUE_WAKEUP;
+  if ((placed_.flags & c::ENQUEUE_RESTORE) != 0) model_flags |= model::ENQUEUE_RESTORE;
+  if ((placed_.flags & c::ENQUEUE_MIGRATED) != 0) model_flags |= model::ENQUEUE_MIGRATED;
+  if ((placed_.flags & c::ENQUEUE_INITIAL) != 0) model_flags |= model::ENQUEUE_INITIAL;
+  if ((placed_.flags & c::ENQUEUE_DELAYED) != 0) model_flags |= model::ENQUEUE_DELAYED;
+  checker_.placed(rq(placed_.cpu).cfs, se(placed_.task), model_flags,
                   KernelArith::from_s64(placed_.vlag), placed_.had_rel,
                   placed_.had_rel ? KernelArith::from_s64(placed_.rel) : KernelArith::value{});
 }
@@ -471,6 +507,14 @@ void BasicKernelSrcMirror<P>::on_delay_left(void* ctx, int cpu, int task, int ho
 }
 
 template <class P>
+void BasicKernelSrcMirror<P>::on_wakeup_entered(void* ctx, int cpu, int task) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.wakeup_entered(m.rq(cpu), m.se(task));
+}
+
+template <class P>
 void BasicKernelSrcMirror<P>::on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_) {
   BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
   m.flush_placed();
@@ -485,6 +529,14 @@ void BasicKernelSrcMirror<P>::on_wakeup_decided(void* ctx, int cpu, int task, in
   m.flush_placed();
   m.load(cpu);
   m.checker_.wakeup_decided(m.rq(cpu), m.se(task), preempted != 0);
+}
+
+template <class P>
+void BasicKernelSrcMirror<P>::on_yielded(void* ctx, int cpu, int task) {
+  BasicKernelSrcMirror& m = *static_cast<BasicKernelSrcMirror*>(ctx);
+  m.flush_placed();
+  m.load(cpu);
+  m.checker_.yielded(m.rq(cpu), m.se(task));
 }
 
 template <class P>

@@ -106,9 +106,10 @@ class BasicKernelSrcMirror final : public MirrorDriver {
  private:
   void load_tasks();
   void load_task(int p);       // from the driver's task_struct
-  void observe(int cpu);       // into obs_
+  void observe(int cpu, unsigned ask = 0);  // into obs_, with what `ask` asks for (KSRC_OBS_*)
   void load_leavers(int cpu);  // the tasks cpu held when last loaded, and the event's
   void load_rq(int cpu);       // from obs_, with the tasks it holds
+  void load_tree(int cpu);     // obs_'s rbtree (KSRC_OBS_TREE) into the Env, for augmented_consistent
   void load(int cpu);          // observed now, then what can have changed on it
   void add_touched(const trace::Event& e);
   void flush_placed();
@@ -128,10 +129,12 @@ class BasicKernelSrcMirror final : public MirrorDriver {
   static void on_block_completed(void* ctx, int cpu, int task);
   static void on_v0_moved(void* ctx, int cpu, std::int64_t delta, int done, int placing);
   static void on_protection_set(void* ctx, int cpu, int task, std::uint64_t min_slice);
+  static void on_wakeup_entered(void* ctx, int cpu, int task);
   static void on_wakeup_pick_step(void* ctx, int cpu, int curr, int task, int short_);
   static void on_wakeup_decided(void* ctx, int cpu, int task, int preempted);
   static void on_delay_entered(void* ctx, int cpu, int task, int flags);
   static void on_delay_left(void* ctx, int cpu, int task, int how);
+  static void on_yielded(void* ctx, int cpu, int task);
 
   kernel_src::Machine& k_;
   Mirror mirror_;
@@ -156,6 +159,7 @@ class BasicKernelSrcMirror final : public MirrorDriver {
   trace::Event last_;
   std::vector<int> last_checked_;
   bool applied_ = false;
+  bool walk_tree_ = false;  // augmented_consistent is judged: observe the tree's shape after each event
 };
 
 // Debian's 6.12 (the default tree): the one form the lockstep runs beside.

@@ -23,26 +23,31 @@ std::string profile_for_release(const std::string& release) {
 
 #ifdef EEVDF_HAVE_KERNEL_SRC
 KernelTreeChoice select_kernel_tree(const std::string& dir) {
-  KernelTreeChoice out;
   try {
-    const kernel_src::Tree& tree = kernel_src::load_tree(dir);
-    kernel_src::select_tree(tree);
-    out.version = tree.version;
-    out.hash = tree.hash;
-    out.from_cache = tree.from_cache;
-    TreeJudgedAlone a;
-    a.dir = tree.dir;
-    a.version = tree.version;
-    try {
-      a.forms = selected_tree_forms();
-      a.traits = selected_tree_traits();
-    } catch (const UnknownShape& e) {
-      a.no_forms = e.what();
-    }
-    alone = a;
+    return select_built_tree(kernel_src::load_tree(dir));
   } catch (const kernel_src::TreeError& e) {
+    KernelTreeChoice out;
     out.error = e.where + ": " + e.message;
+    return out;
   }
+}
+
+KernelTreeChoice select_built_tree(const kernel_src::Tree& tree) {
+  kernel_src::select_tree(tree);
+  KernelTreeChoice out;
+  out.version = tree.version;
+  out.hash = tree.hash;
+  out.from_cache = tree.from_cache;
+  TreeJudgedAlone a;
+  a.dir = tree.dir;
+  a.version = tree.version;
+  try {
+    a.forms = selected_tree_forms();
+    a.traits = selected_tree_traits();
+  } catch (const UnknownShape& e) {
+    a.no_forms = e.what();
+  }
+  alone = a;
   return out;
 }
 std::string selected_kernel_tree() { return kernel_src::selected_dir(); }

@@ -20,6 +20,17 @@ struct KernelTreeChoice {
 // machine made afterwards.
 KernelTreeChoice select_kernel_tree(const std::string& dir);
 
+#ifdef EEVDF_HAVE_KERNEL_SRC
+}  // namespace eevdf::replay
+namespace eevdf::kernel_src {
+struct Tree;
+}
+namespace eevdf::replay {
+// Selects a tree built by the caller (a mutant build, kernel_src/tree_build.h
+// load_mutant_tree; it outlives every machine) as select_kernel_tree does.
+KernelTreeChoice select_built_tree(const kernel_src::Tree& tree);
+#endif
+
 // The directory of the selected tree ("": the built-in default, or none selected).
 std::string selected_kernel_tree();
 // A tree selected by select_kernel_tree (any tree given, even a copy of the default):

@@ -23,7 +23,8 @@ std::string how_to_judge(const Options& o, const properties::PropertyInfo& p, co
     if (name == "kernel_matches_reference") return "--model kernel-src (6.12 traces against the real fair.c)";
     return properties::not_applicable(name, profile);
   }
-  if (o.kernel_tree_alone && p.exact_in != properties::Exact::system && properties::runs_in(p, true)) {
+  if ((o.kernel_tree_alone || (!o.kernel_src && !properties::kernel_src_only(name).empty())) &&
+      p.exact_in != properties::Exact::system && properties::runs_in(p, true)) {
     properties::Judging j = judging(o);
     if (std::string why = properties::unjudged(name, j, properties::Asker::run); !why.empty()) return why;
   }

@@ -29,6 +29,7 @@ std::vector<std::string> checked_properties(const properties::Selection& selecti
     const std::string name(p.name);
     const auto in = [&](const std::vector<std::string>& v) { return std::find(v.begin(), v.end(), name) != v.end(); };
     if (!properties::implemented(p.name, profile) || !properties::runs_in(p, true)) continue;
+    if (!kernel_src && !properties::kernel_src_only(p.name).empty()) continue;  // the real code's state only
     if ((!selection.check.empty() && !in(selection.check)) || in(selection.skip)) continue;
     out.push_back(name);
   }

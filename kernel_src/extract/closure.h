@@ -14,6 +14,8 @@
 // Pure: texts in, texts out. No kernel text is kept beyond the returned C file.
 #pragma once
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,12 +26,26 @@ struct Source {
   std::string text;
 };
 
+// A rewrite of one extracted function (the mutant schemata of kernel_src/mutate/):
+// `head` goes after every prototype and before every item; `text` replaces the
+// function's definition.
+struct Rewritten {
+  std::string head;
+  std::string text;
+};
+// Called with the kernel's name, the file, the definition's text (already renamed
+// when wrapped), where its name starts in that text and the name it is defined under.
+using Rewriter = std::function<std::optional<Rewritten>(const std::string& name, const std::string& path,
+                                                        const std::string& text, std::size_t name_at,
+                                                        const std::string& defined_as)>;
+
 struct Request {
   std::vector<Source> kernel;    // in the order the C file must define them
   std::vector<Source> boundary;  // the shim's headers: what they define is not extracted
   Source harness;                // its uses are the roots; its definitions wrap the tree's
   std::vector<Source> headers;   // read for facts only: struct shapes (include/linux/sched.h),
                                  // feature defaults (kernel/sched/features.h)
+  Rewriter rewrite;              // none: the functions as the tree defines them
 };
 
 struct Result {

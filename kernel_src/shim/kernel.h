@@ -110,6 +110,17 @@ extern _Thread_local struct ksrc_hooks ksrc_hooks;
  * from its features.h) for the others. */
 #define sched_feat(x) (((ksrc_tunables.features & KSRC_FEAT_##x) != 0) || KSRC_FEAT_FIXED_##x)
 
+/* ---- mutant schemata (kernel_src/mutate/schemata.h) -------------------------------
+ * A mutated function's table slot: its mutant `first + k` when installed, else 0 (the
+ * original). The mutated copy counts the executions of its mutated statement. */
+static inline unsigned ksrc_mutant_slot(unsigned first, unsigned n) {
+  const unsigned d = ksrc_tunables.mutant - first;
+  return d < n ? d + 1 : 0;
+}
+static inline void ksrc_mutant_hit(void) {
+  if (ksrc_tunables.mutant_reached) ++*ksrc_tunables.mutant_reached;
+}
+
 /* ---- a flat hierarchy: task entities on the root cfs_rq (no FAIR_GROUP_SCHED) --- */
 #define for_each_sched_entity(se) for (; se; se = NULL)
 #define entity_is_task(se) 1

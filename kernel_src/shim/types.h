@@ -189,6 +189,10 @@ struct ksrc_tunables {
   u64 sysctl_sched_migration_cost;
   u64 tick_nsec;
   unsigned features;
+  /* A mutant build's (kernel_src/mutate/schemata.h): the mutant whose copies run (0:
+   * the tree's code) and the count of executions of its mutated statement (NULL: none). */
+  unsigned mutant;
+  unsigned long *mutant_reached;
 };
 
 /* The points where the driver and the observers take part: __block_task (core.c, the
@@ -233,6 +237,8 @@ struct ksrc_mirror_hooks {
    * (`done` 1: 6.18.2's update_min_vruntime()). `placing`: the task whose place_entity()
    * re-bases v0 itself (7.1: to a placed entity heavier than the queue), else -1. */
   void (*v0_moved)(void *ctx, int cpu, s64 delta, int done, int placing);
+  /* The wakeup check of wakee `task` under a fair curr begins (core.c wakeup_preempt()). */
+  void (*wakeup_entered)(void *ctx, int cpu, int task);
   /* The wakeup check reached its pick: do_preempt_short() for wakee `task` against
    * curr `curr` returned `short_` (before its cancel_protect_slice). */
   void (*wakeup_pick_step)(void *ctx, int cpu, int curr, int task, int short_);
@@ -247,6 +253,8 @@ struct ksrc_mirror_hooks {
   void (*delay_left)(void *ctx, int cpu, int task, int how);
   /* The driver's __block_task() completed the sleep of `task` (core.c, machine.cpp). */
   void (*block_completed)(void *ctx, int cpu, int task);
+  /* yield_task_fair() returned; `task` was the running task that yielded. */
+  void (*yielded)(void *ctx, int cpu, int task);
   /* set_protect_slice(cfs_rq, se) (a vprot tree) set curr `task`'s protection; the
    * tree's augmented minimum slice was `min_slice` (cfs_rq_min_slice()) at the call. */
   void (*protection_set)(void *ctx, int cpu, int task, u64 min_slice);

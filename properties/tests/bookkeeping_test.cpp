@@ -160,6 +160,42 @@ TEST_CASE("counters_consistent catches a wrong nr_running", "[properties][bookke
   CHECK(h.sink.count("counters_consistent") >= 1);
 }
 
+TEST_CASE("counters_consistent recounts h_nr_delayed where a tree keeps it", "[properties][bookkeeping]") {
+  // Task 1 runs from 0 (forked first) and is charged 0.2 ms ahead of task 2, which
+  // has not run: V lies between them and task 1 sleeps ineligible, so it stays
+  // queued, delayed. CPU 0's queue then holds one delayed entity; before, none.
+  Harness<K> h(R"(eevdf-trace 1
+topology 1x2
+task 1 cpu=0
+task 2 cpu=0
+@0 fork 1
+@0 fork 2
+@0.2ms sleep 1
+)",
+               {"counters_consistent"});
+  auto& kept = h.env().h_nr_delayed;
+  const auto recheck = [&](unsigned h_nr_delayed) {
+    kept = {h_nr_delayed, std::nullopt};
+    h.touch({0});
+    h.checker().after_event(eevdf::properties::testing::tick_event());
+    return h.sink.count("counters_consistent");
+  };
+  h.apply_until(6);
+  REQUIRE(h.sink.violations.empty());
+  CHECK(recheck(0) == 0);
+  CHECK(recheck(1) == 1);
+  h.apply_until(7);
+  REQUIRE(h.task(1).se.sched_delayed);
+  CHECK(recheck(1) == 1);
+  CHECK(recheck(0) == 2);
+  CHECK(recheck(2) == 3);
+  // A tree that keeps none (the reference's own runs): nothing to recount.
+  kept.clear();
+  h.touch({0});
+  h.checker().after_event(eevdf::properties::testing::tick_event());
+  CHECK(h.sink.count("counters_consistent") == 3);
+}
+
 TEST_CASE("task_conservation catches a task queued on a foreign CPU", "[properties][bookkeeping]") {
   Harness<K> h(kTwoTasks, {"task_conservation"});
   h.apply_until(7);

@@ -166,8 +166,9 @@ TEST_CASE("delayed_completion catches a fabricated pick, a silent exit and a pos
   auto& se7 = h.task(7).se;
   h.rq(3).cfs.timeline.erase(&se7);
   se7.on_rq = false;
-  se7.sched_delayed = false;
   se7.vlag = 1000;
+  h.checker().lag_stored(h.rq(3).cfs, se7, 1000, 1000, 0);
+  se7.sched_delayed = false;
   h.checker().delay_left(h.rq(3).cfs, se7, eevdf::model::delay_exit::by_force);
   CHECK(h.sink.count("delayed_completion") == n + 1);
   CHECK(explained(h.sink, "delayed_completion", "DELAY_ZERO clips"));
@@ -188,6 +189,117 @@ TEST_CASE("delayed_completion catches a requeue that misses zero lag", "[delayed
   Harness<K> faithful(kDelayed, {"delayed_completion"});
   faithful.apply_until(kWoke5);
   CHECK(faithful.sink.violations.empty());
+}
+
+// One CPU (base slice 0.75 ms), two nice-0 tasks forked at 0 (v = 0, lag 0 each).
+// At 0.2 ms task 1 sleeps: its dequeue charges 0.2 ms, v1 = 200000, v2 = 0, V =
+// 100000, lag -100000: ineligible, so it is delayed. Task 2 runs; the tick at 1 ms
+// charges it 0.8 ms (v2 = 800000, past its deadline): V = 500000, task 1 (lag
+// +300000) is the only eligible entity, and the pick completes its dequeue, which
+// stores vlag = 300000 (within the 1.5 ms clamp). DELAY_ZERO makes it 0; without it
+// 300000 stays. Task 2 sleeping alone at 2 ms has lag 0: eligible, blocked at once.
+namespace {
+std::string sleeps(bool delay_zero, const std::string& kernel = "6.18") {
+  return "eevdf-trace 1\nkernel " + kernel + "\ntopology 1x1\nhz 1000\nfeatures " + (delay_zero ? "" : "NO_") +
+         "DELAY_ZERO\ntask 1\ntask 2\n@0 fork 1\n@0 fork 2\n@0.2ms sleep 1\n@1ms tick 0\n@2ms sleep 2\n";
+}
+constexpr int kSlept1 = 10, kCompleted1 = 11;  // lines of sleeps()
+
+eevdf::trace::Event event_of(eevdf::trace::Verb verb, int task) {
+  eevdf::trace::Event e;
+  e.verb = verb;
+  e.task = task;
+  return e;
+}
+}  // namespace
+
+TEST_CASE("a sleep delays exactly an ineligible task, worked by hand", "[delayed]") {
+  Harness<K> h(sleeps(true), kDelayedChecks);
+  h.apply_until(kSlept1);
+  CHECK(h.run->machine().state_of(h.task(1)) == task_state::delayed);
+  h.apply_until(kCompleted1);
+  CHECK(h.run->machine().state_of(h.task(1)) == task_state::blocked);
+  CHECK(h.task(1).se.vlag == 0);  // DELAY_ZERO
+  h.apply_until();
+  CHECK(h.run->machine().state_of(h.task(2)) == task_state::blocked);
+  CHECK(h.sink.violations.empty());
+  Harness<K> kept(sleeps(false), kDelayedChecks);
+  kept.apply_until();
+  CHECK(kept.task(1).se.vlag == 300000);
+  CHECK(kept.sink.violations.empty());
+  Harness<I> ideal(sleeps(true), kDelayedChecks);
+  ideal.apply_until();
+  CHECK(ideal.sink.violations.empty());
+  // The 6.12 profile decides and completes the same way.
+  using eevdf::model::profile_6_12;
+  Harness<K, profile_6_12> old_kept(sleeps(false, "6.12"), kDelayedChecks);
+  old_kept.apply_until(kSlept1);
+  CHECK(old_kept.run->machine().state_of(old_kept.task(1)) == task_state::delayed);
+  old_kept.apply_until();
+  CHECK(old_kept.run->machine().state_of(old_kept.task(1)) == task_state::blocked);
+  CHECK(old_kept.task(1).se.vlag == 300000);
+  CHECK(old_kept.sink.violations.empty());
+}
+
+TEST_CASE("delayed_entry catches a sleep left runnable and an ineligible sleeper not delayed", "[delayed]") {
+  Harness<K> h(sleeps(true), {"delayed_entry"});
+  h.apply_until(kSlept1 - 1);  // both forked; task 1 runs at lag 0
+  // A sleep of task 1 that did nothing: it still runs. Eligible (lag 0): only the state fails.
+  h.checker().before_event(event_of(eevdf::trace::Verb::sleep, 1));
+  h.checker().after_event(event_of(eevdf::trace::Verb::sleep, 1));
+  CHECK(h.sink.count("delayed_entry") == 1);
+  CHECK(explained(h.sink, "delayed_entry", "never runnable"));
+  // Charged 1000 ns by its dequeue (v1 = 1000, V = 500: lag -500), then left running.
+  h.checker().before_event(event_of(eevdf::trace::Verb::sleep, 1));
+  h.task(1).se.vruntime += 1000;
+  h.checker().charged(h.rq(0).cfs, h.task(1).se, 1000, false, false);
+  h.checker().after_event(event_of(eevdf::trace::Verb::sleep, 1));
+  CHECK(h.sink.count("delayed_entry") == 3);
+  CHECK(explained(h.sink, "delayed_entry", "a plain sleep of an ineligible entity (lag < 0) is delayed"));
+}
+
+TEST_CASE("delayed_completion catches a wakeup that does not requeue its delayed task", "[delayed]") {
+  Harness<K> h(kDelayed, {"delayed_completion"});
+  h.apply_until(kAllDelayed);  // task 3 delayed on CPU 1
+  h.checker().before_event(event_of(eevdf::trace::Verb::wake, 3));
+  h.touch({1});  // the wakeup's CPU; no requeue happened
+  h.checker().after_event(event_of(eevdf::trace::Verb::wake, 3));
+  CHECK(h.sink.count("delayed_completion") == 1);
+  CHECK(explained(h.sink, "delayed_completion", "a wakeup of a delayed task requeues it"));
+  // A wakeup whose pick completes the dequeue of task 5 (CPU 2) instead of a requeue.
+  h.checker().before_event(event_of(eevdf::trace::Verb::wake, 5));
+  auto& se5 = h.task(5).se;
+  h.checker().picked(h.rq(2), &se5, false);
+  h.rq(2).cfs.timeline.erase(&se5);
+  se5.on_rq = false;
+  se5.vlag = -100000;  // stored negative: kept, with or without DELAY_ZERO
+  h.checker().lag_stored(h.rq(2).cfs, se5, se5.vlag, 1500000, 0);
+  se5.sched_delayed = false;
+  h.checker().delay_left(h.rq(2).cfs, se5, eevdf::model::delay_exit::by_pick);
+  CHECK(h.sink.count("delayed_completion") == 1);  // a completion as such is right
+  h.checker().after_event(event_of(eevdf::trace::Verb::wake, 5));
+  CHECK(h.sink.count("delayed_completion") == 2);
+}
+
+TEST_CASE("delayed_completion catches a completion that changes the stored lag", "[delayed]") {
+  for (const bool delay_zero : {false, true}) {
+    Harness<K> h(sleeps(delay_zero), {"delayed_completion"});
+    h.apply_until(kSlept1);  // task 1 delayed
+    h.checker().before_event(tick_event());
+    // Its completing dequeue stores +300000 (as at 1 ms) and takes it off the queue.
+    auto& se1 = h.task(1).se;
+    h.rq(0).cfs.timeline.erase(&se1);
+    se1.on_rq = false;
+    se1.vlag = 300000;
+    h.checker().lag_stored(h.rq(0).cfs, se1, 300000, 1500000, 0);
+    se1.sched_delayed = false;
+    // Without DELAY_ZERO the mutant zeroes it; with DELAY_ZERO it leaves -1, not 0.
+    se1.vlag = delay_zero ? -1 : 0;
+    h.checker().delay_left(h.rq(0).cfs, se1, eevdf::model::delay_exit::by_wakeup_pick);
+    CHECK(h.sink.count("delayed_completion") == 1);
+    CHECK(explained(h.sink, "delayed_completion",
+                    delay_zero ? "makes a positive stored lag exactly 0" : "keeps the lag its dequeue stored"));
+  }
 }
 
 // lag_bound_steady on one CPU: nice 0 and three nice 15 tasks, forked at 0, ticked

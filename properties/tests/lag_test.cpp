@@ -183,6 +183,33 @@ TEST_CASE("placement_preserves_lag allows exactly the kernel's rounding", "[prop
   CHECK(h.sink.count("placement_preserves_lag") == 2);
 }
 
+TEST_CASE("placement_preserves_lag: on an empty queue the entity lands on v0", "[properties][lag]") {
+  // Task 1 forks onto the idle CPU: no lag to keep, vruntime = v0 exactly.
+  Harness<K> h("eevdf-trace 1\ntopology 1x1\ntask 1\n@0 fork 1\n", {"placement_preserves_lag"});
+  h.apply_until();
+  REQUIRE(h.rq(0).cfs.nr_queued == 1);
+  CHECK(h.task(1).se.vruntime == h.rq(0).cfs.min_vruntime);
+  placed(h, 0, 1, K::value{0});
+  placed(h, 0, 1, K::value{5000});  // a stored lag does not matter on an empty queue
+  CHECK(h.sink.violations.empty());
+  h.task(1).se.vruntime -= 1;
+  placed(h, 0, 1, K::value{0});
+  CHECK(h.sink.count("placement_preserves_lag") == 1);
+}
+
+TEST_CASE("placement_preserves_lag without PLACE_LAG: the entity is placed at V", "[properties][lag]") {
+  // kRenice's state at line 10: task 2 queued with V - v = 100000, as its stored
+  // lag asks. Without PLACE_LAG the stored lag is not used: the same placement is
+  // 100000 off V.
+  Harness<K> h(std::string(kRenice), {"placement_preserves_lag"});
+  h.apply_until(10);
+  placed(h, 0, 2, K::value{100000});
+  CHECK(h.sink.violations.empty());
+  const_cast<eevdf::model::Config&>(h.env().m.config()).features.set(eevdf::model::Feature::PLACE_LAG, false);
+  placed(h, 0, 2, K::value{100000});
+  CHECK(h.sink.count("placement_preserves_lag") == 1);
+}
+
 TEST_CASE("placement_preserves_lag is exact in the ideal arithmetic", "[properties][lag]") {
   Harness<I> h(kRenice, {"placement_preserves_lag"});
   h.apply_until(10);

@@ -3,6 +3,8 @@
 // hook call that breaks it (a check that cannot fail is a defect).
 #include <catch2/catch.hpp>
 
+#include <vector>
+
 #include "model/arith_ideal.h"
 #include "model/arith_kernel.h"
 #include "properties/pick.h"
@@ -55,6 +57,33 @@ TEST_CASE("pick rules catch an ineligible, late or missing pick", "[properties][
   CHECK(h.sink.count("pick_nonempty") == 1);
   CHECK(h.sink.count("pick_earliest_deadline") >= 1);
   CHECK(h.sink.count("pick_eligible") + h.sink.count("pick_earliest_deadline") >= 2);
+}
+
+TEST_CASE("pick_nonempty catches a CPU left idle beside a runnable entity", "[properties][pick]") {
+  Harness<K> h(kThree, {"pick_nonempty"});
+  h.apply_until(10);
+  auto& rq = h.rq(0);
+  const auto e = eevdf::properties::testing::tick_event();
+  h.touch({0});
+  h.checker().after_event(e);
+  CHECK(h.sink.violations.empty());
+  // Fabricated: the schedule returned nothing, three runnable tasks queued.
+  auto* const curr = rq.curr;
+  rq.curr = nullptr;
+  h.touch({0});
+  h.checker().after_event(e);
+  CHECK(h.sink.count("pick_nonempty") == 1);
+  // Delayed entities alone do not make the CPU busy: idle is right.
+  std::vector<eevdf::model::sched_entity<K>*> queued(rq.cfs.timeline.begin(), rq.cfs.timeline.end());
+  if (rq.cfs.curr != nullptr) queued.push_back(rq.cfs.curr);
+  for (auto* se : queued) se->sched_delayed = true;
+  h.changed();
+  h.touch({0});
+  h.checker().after_event(e);
+  CHECK(h.sink.count("pick_nonempty") == 1);
+  for (auto* se : queued) se->sched_delayed = false;
+  rq.curr = curr;
+  h.changed();
 }
 
 TEST_CASE("delayed_never_runs catches a delayed next buddy (buddy_accepts_delayed)", "[properties][pick]") {

@@ -303,6 +303,76 @@ TEST_CASE("wakeup_preempt_rule: a schedule follows iff the check preempted", "[p
   CHECK(h.sink.count("wakeup_preempt_rule") == 1);
 }
 
+// One wakeup check of task 2 under curr task 1 in p1, fabricated hook by hook: begun
+// for `wakee` and, with `picks`, reaching its pick step and deciding not to preempt.
+namespace {
+void wakeup_check(Harness<K>& h, int wakee, bool picks) {
+  auto& rq = h.rq(0);
+  const auto e = tick_event();
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, h.task(wakee).se);
+  if (picks) {
+    h.checker().wakeup_pick_step(rq, h.task(1).se, h.task(wakee).se, true);
+    h.checker().wakeup_decided(rq, h.task(wakee).se, false);
+  }
+  h.checker().after_event(e);
+}
+}  // namespace
+
+TEST_CASE("wakeup_preempt_rule: a check with no reschedule pending reaches its pick", "[properties][protection]") {
+  // The state after the wake of p1: curr task 1, task 2 queued, nothing pending.
+  Harness<K> h(p1(), {"wakeup_preempt_rule"});
+  h.apply_until(kP1Wake);
+  auto& rq = h.rq(0);
+  REQUIRE(rq.curr->id == 1);
+  REQUIRE_FALSE(rq.need_resched);
+  wakeup_check(h, 2, true);  // judged by the pick's own rule: nothing to say here
+  CHECK(h.sink.violations.empty());
+  wakeup_check(h, 2, false);  // returned before its pick: a violation on the wakee
+  REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
+  CHECK(h.sink.violations.front().task == 2);
+  // The returns the rule allows: curr itself, a pending reschedule.
+  wakeup_check(h, 1, false);
+  rq.need_resched = true;
+  wakeup_check(h, 2, false);
+  rq.need_resched = false;
+  CHECK(h.sink.count("wakeup_preempt_rule") == 1);
+  // A tree whose check returns before its pick unless PREEMPT_SHORT sends a shorter
+  // wakee there: task 2 (0.3 ms) under curr's 3 ms is judged ...
+  REQUIRE(h.env().m.config().feat(eevdf::model::Feature::PREEMPT_SHORT));
+  REQUIRE(h.task(2).se.slice < h.task(1).se.slice);
+  h.env().wakeup_returns_before_pick = true;
+  wakeup_check(h, 2, false);
+  CHECK(h.sink.count("wakeup_preempt_rule") == 2);
+  // ... a wakee with curr's slice is not.
+  h.task(2).se.slice = h.task(1).se.slice;
+  wakeup_check(h, 2, false);
+  CHECK(h.sink.count("wakeup_preempt_rule") == 2);
+}
+
+TEST_CASE("wakeup_preempt_rule: a check returns before its pick with a reschedule pending", "[properties][protection]") {
+  Harness<K> h(p1(), {"wakeup_preempt_rule"});
+  h.apply_until(kP1Wake);
+  h.rq(0).need_resched = true;
+  wakeup_check(h, 2, false);
+  CHECK(h.sink.violations.empty());
+  wakeup_check(h, 2, true);  // went on to its pick
+  REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
+  CHECK(h.sink.violations.back().task == 2);
+}
+
+TEST_CASE("wakeup_preempt_rule: the check's pick sees curr charged up to now", "[properties][protection]") {
+  Harness<K> h(p1(), {"wakeup_preempt_rule"});
+  h.apply_until(kP1Wake);
+  REQUIRE(h.task(1).se.exec_start == h.env().now);
+  wakeup_check(h, 2, true);
+  CHECK(h.sink.violations.empty());
+  h.task(1).se.exec_start -= 1000;  // 1 us of curr's run left uncharged
+  wakeup_check(h, 2, true);
+  REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
+  CHECK(h.sink.violations.back().task == 1);
+}
+
 TEST_CASE("wakeup_preempt_rule: a renice of curr follows prio_changed_fair", "[properties][protection]") {
   // Task 1 runs beside task 2. Raising its nice must reschedule; lowering it need
   // not (its update_curr did not ask: nothing was charged since the wake).
@@ -319,6 +389,46 @@ TEST_CASE("wakeup_preempt_rule: a renice of curr follows prio_changed_fair", "[p
   e.nice = 5;
   h.checker().before_event(e);
   h.checker().after_event(e);  // fabricated: no schedule ran
+  CHECK(h.sink.count("wakeup_preempt_rule") == 1);
+}
+
+TEST_CASE("wakeup_preempt_rule: a check that reaches its pick step picks", "[properties][protection]") {
+  Harness<K> h(p1(), {"wakeup_preempt_rule"});
+  h.apply_until(kP1Wake);
+  auto& rq = h.rq(0);
+  const auto e = tick_event();
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, h.task(2).se);
+  h.checker().wakeup_pick_step(rq, h.task(1).se, h.task(2).se, true);
+  h.checker().after_event(e);  // fabricated: it decided without its pick
+  REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
+  CHECK(h.sink.violations.back().task == 2);
+}
+
+TEST_CASE("wakeup_preempt_rule: a renice of a queued task runs the wakeup check", "[properties][protection]") {
+  // Task 1 runs beside task 2: a renice of task 2 ends with a wakeup check for it
+  // (prio_changed_fair); one to its own nice changes nothing.
+  Harness<K> h(p1(), {"wakeup_preempt_rule"});
+  h.apply_until(kP1Wake);
+  auto& rq = h.rq(0);
+  REQUIRE(rq.curr->id == 1);
+  eevdf::trace::Event e;
+  e.verb = eevdf::trace::Verb::renice;
+  e.task = 2;
+  e.nice = 5;
+  h.checker().before_event(e);
+  h.checker().wakeup_entered(rq, h.task(2).se);
+  h.checker().wakeup_pick_step(rq, h.task(1).se, h.task(2).se, true);
+  h.checker().wakeup_decided(rq, h.task(2).se, false);
+  h.checker().after_event(e);
+  CHECK(h.sink.violations.empty());
+  h.checker().before_event(e);
+  h.checker().after_event(e);  // fabricated: no check ran
+  REQUIRE(h.sink.count("wakeup_preempt_rule") == 1);
+  CHECK(h.sink.violations.back().task == 2);
+  e.nice = h.task(2).nice;
+  h.checker().before_event(e);
+  h.checker().after_event(e);
   CHECK(h.sink.count("wakeup_preempt_rule") == 1);
 }
 
