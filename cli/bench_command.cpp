@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bench/bench.h"
+#include "bench/lab_bench.h"
 #include "bench/shrink_bench.h"
 #include "cli/commands.h"
 #include "cli/kernel_tree_option.h"
@@ -36,7 +37,26 @@ struct BenchFlags {
   double rc_factor = 10;
   bool show_traces = false;
   std::string kernel_tree;
+  bool lab = false;
 };
+
+// `bench --lab`: the built-in buddy pair, 10 s simulated, with every property checked.
+int run_lab(const BenchFlags& f) {
+  const bench::LabMeasurement m = bench::lab_bench("buddy_pair", 10'000'000'000ull, f.repetitions);
+  if (f.json) {
+    std::cout << nlohmann::ordered_json{{"workload", m.workload},
+                                        {"simulated_s", m.simulated_s},
+                                        {"cpu_s", m.cpu_s},
+                                        {"events", m.events},
+                                        {"simulated_per_cpu_s", m.simulated_per_cpu_s()}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("lab {}: {:.1f} s simulated, {} events, {:.2f} s of CPU (best of {}): {:.2f} simulated s per CPU s\n",
+                           m.workload, m.simulated_s, m.events, m.cpu_s, f.repetitions, m.simulated_per_cpu_s());
+  return 0;
+}
 
 // The text of a trace file; `.xz` files go through `xz -dc`.
 bool read_trace(const std::string& path, std::string& text) {
@@ -227,6 +247,7 @@ int run_shrinkers(const BenchFlags& f) {
 
 int run(const BenchFlags& f) {
   if (f.shrinkers) return run_shrinkers(f);
+  if (f.lab) return run_lab(f);
   const std::vector<std::string> traces = f.traces.empty() ? default_traces() : f.traces;
   std::vector<bench::TraceResult> results;
   for (const std::string& path : traces) {
@@ -268,6 +289,7 @@ Run add_bench(CLI::App& app) {
   auto f = std::make_shared<BenchFlags>();
   CLI::App* cmd = app.add_subcommand("bench", "Events/s of each model on the fixed benchmark traces");
   cmd->add_option("traces", f->traces, "Trace files (.trace or .trace.xz; default: bench/traces/)");
+  cmd->add_flag("--lab", f->lab, "The lab's speed: the built-in buddy_pair, 10 s simulated, checked (CPU s per simulated s)");
   cmd->add_flag("--json", f->json, "Print a JSON object with events_per_s per model and trace");
   cmd->add_option("--repetitions", f->repetitions, "Runs per measurement; the best counts")->check(CLI::Range(1, 100));
   cmd->add_option("--model", f->models, "Measure only this model (repeatable; for profiling)")

@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   runs["run"] = eevdf::cli::add_run(app);
   runs["diff"] = eevdf::cli::add_diff(app);
   runs["mutate"] = eevdf::cli::add_mutate(app);
+  runs["lab"] = eevdf::cli::add_lab(app);
   runs["diff-campaign"] = eevdf::cli::add_diff_campaign(app);
   runs["shrink"] = eevdf::cli::add_shrink(app);
   runs["corpus"] = eevdf::cli::add_corpus(app);

@@ -1,0 +1,13 @@
+// A file the build embedded in the program (cmake/embed_files.cmake).
+#pragma once
+
+#include <string_view>
+
+namespace eevdf {
+
+struct EmbeddedFile {
+  std::string_view path;  // relative to the repository
+  std::string_view text;
+};
+
+}  // namespace eevdf
