@@ -8,7 +8,7 @@
 #include <array>       // keyword tables
 #include <cctype>      // group name characters
 #include <filesystem>  // the file's stem
-#include <string_view> // lines
+#include <string_view>  // lines
 
 #include "model/tunables.h"
 #include "replay/vocabulary.h"
@@ -172,7 +172,8 @@ class Reader {
                     "program statements belong to the group above them");
       return program_statement(ctx, static_cast<Op::Kind>(kind));
     }
-    ctx.fail_at(first, "unknown statement `" + shown(first.text) + "`", trace::did_you_mean(first.text, statement_words()));
+    ctx.fail_at(first, "unknown statement `" + shown(first.text) + "`",
+                trace::did_you_mean(first.text, statement_words()));
   }
 
   void version(const Context& ctx) {
@@ -301,7 +302,8 @@ class Reader {
       return (op.kind == Op::run || op.kind == Op::sleep) && op.dist.lo >= 1;
     });
     if (!spends_time)
-      throw trace::TraceError(at, "group `" + g.name + "` never spends time: give it a `run` or `sleep` of at least 1ns");
+      throw trace::TraceError(at, "group `" + g.name +
+                                      "` never spends time: give it a `run` or `sleep` of at least 1ns");
   }
 
   void resolve_wakes() {
