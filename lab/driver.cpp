@@ -69,7 +69,7 @@ class Driver {
     if (spec.kind == TargetSpec::kernel_tree && !header_.kernel) header_.kernel = selected_tree_profile(o.file);
     target_ = make_target(spec, header_, sink_, o.file);
     ncpus_ = header_.topology_or_default().ncpus();
-    tick_ns_ = model::tick_nsec(header_.hz_or_default());
+    tick_ns_ = model::tick_nsec(static_cast<std::uint64_t>(header_.hz_or_default()));
     end_ = o.duration_ns.value_or(w.duration_ns);
     for (std::size_t g = 0; g < w.groups.size(); ++g) {
       r.group_names.push_back(w.groups[g].name);
@@ -226,12 +226,12 @@ class Driver {
     const int prev = el(tasks_, p).last_cpu >= 0 ? el(tasks_, p).last_cpu : target_->cpu_of(p);
     if (el(tasks_, p).last_cpu >= 0)
       for (int k = 0; k < n; ++k)
-        if ((*set)[k] == prev) start = k;
+        if (el(*set, k) == prev) start = k;
     for (int k = 0; k < n; ++k) {
-      const int c = (*set)[(start + k) % n];
+      const int c = el(*set, (start + k) % n);
       if (target_->curr(c) < 0) return c;
     }
-    return (*set)[start];
+    return el(*set, start);
   }
 
   void wake(int p) {

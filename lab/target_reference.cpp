@@ -4,6 +4,8 @@
 
 #include "lab/target.h"
 #include "lab/target_kernel_tree.h"
+#include "model/arith_ideal.h"
+#include "model/arith_kernel.h"
 #include "replay/checked_run.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"

@@ -16,17 +16,43 @@ namespace {
 
 constexpr std::uint64_t kUs = 1000, kMs = 1000 * kUs;
 
-Op run_op(std::uint64_t lo, std::uint64_t hi) { return {.kind = Op::run, .dist = {lo, hi}}; }
-Op sleep_op(std::uint64_t ns, trace::Io io = trace::Io::none) {
-  return {.kind = Op::sleep, .dist = {ns, ns}, .io = io};
+Op op(Op::Kind kind) {
+  Op o;
+  o.kind = kind;
+  return o;
 }
-Op wait_op() { return {.kind = Op::wait}; }
-Op wake_op(int group, WakeWhom whom = WakeWhom::partner) { return {.kind = Op::wake, .group = group, .whom = whom}; }
+Op run_op(std::uint64_t lo, std::uint64_t hi) {
+  Op o = op(Op::run);
+  o.dist = {lo, hi};
+  return o;
+}
+Op sleep_op(std::uint64_t ns, trace::Io io = trace::Io::none) {
+  Op o = op(Op::sleep);
+  o.dist = {ns, ns};
+  o.io = io;
+  return o;
+}
+Op wait_op() { return op(Op::wait); }
+Op wake_op(int group, WakeWhom whom = WakeWhom::partner) {
+  Op o = op(Op::wake);
+  o.group = group;
+  o.whom = whom;
+  return o;
+}
+Group group(std::string name, std::vector<Op> program, int count = 1, std::vector<int> cpus = {}) {
+  Group g;
+  g.name = std::move(name);
+  g.program = std::move(program);
+  g.count = count;
+  g.cpus = std::move(cpus);
+  return g;
+}
 
 Workload one_cpu(std::uint64_t duration) {
   Workload w;
   w.name = "test";
-  w.topology = {.sockets = 1, .cores_per_socket = 1};
+  w.topology.sockets = 1;
+  w.topology.cores_per_socket = 1;
   w.duration_ns = duration;
   return w;
 }
@@ -44,7 +70,7 @@ RunResult run(const Workload& w, std::uint64_t seed = 1, std::ostream* save = nu
 TEST_CASE("lab.driver: a task alone, run 300us sleep 700us, worked by hand") {
   for (const trace::Io io : {trace::Io::io, trace::Io::noacct}) {
     Workload w = one_cpu(10 * kMs);
-    w.groups.push_back({.name = "solo", .program = {run_op(300 * kUs, 300 * kUs), sleep_op(700 * kUs, io)}});
+    w.groups.push_back(group("solo", {run_op(300 * kUs, 300 * kUs), sleep_op(700 * kUs, io)}));
     const RunResult r = run(w);
     REQUIRE(r.tasks.size() == 1);
     const TaskStats& s = r.tasks[0];
@@ -70,9 +96,9 @@ TEST_CASE("lab.driver: a task alone, run 300us sleep 700us, worked by hand") {
 // 99 answers), 99 client wakes, 2 ticks: 403.
 TEST_CASE("lab.driver: a pair on two CPUs, exact switch counts worked by hand") {
   Workload w = one_cpu(3 * kMs);
-  w.topology = {.sockets = 1, .cores_per_socket = 2};
-  w.groups.push_back({.name = "client", .cpus = {0}, .program = {run_op(10 * kUs, 10 * kUs), wake_op(1), wait_op()}});
-  w.groups.push_back({.name = "server", .cpus = {1}, .program = {wait_op(), run_op(20 * kUs, 20 * kUs), wake_op(0)}});
+  w.topology.cores_per_socket = 2;
+  w.groups.push_back(group("client", {run_op(10 * kUs, 10 * kUs), wake_op(1), wait_op()}, 1, {0}));
+  w.groups.push_back(group("server", {wait_op(), run_op(20 * kUs, 20 * kUs), wake_op(0)}, 1, {1}));
   const RunResult r = run(w);
   REQUIRE(r.tasks.size() == 2);
   CHECK(r.tasks[0].switches == 100);
@@ -91,7 +117,7 @@ TEST_CASE("lab.driver: a pair on two CPUs, exact switch counts worked by hand") 
 // preemption of the other hog (hogs never sleep).
 TEST_CASE("lab.driver: two hogs on one CPU, accounting identities") {
   Workload w = one_cpu(50 * kMs);
-  w.groups.push_back({.name = "hog", .count = 2, .program = {run_op(1 * kMs, 3 * kMs)}});
+  w.groups.push_back(group("hog", {run_op(1 * kMs, 3 * kMs)}, 2));
   const RunResult r = run(w);
   REQUIRE(r.tasks.size() == 2);
   const TaskStats &a = r.tasks[0], &b = r.tasks[1];
@@ -107,8 +133,8 @@ TEST_CASE("lab.driver: two hogs on one CPU, accounting identities") {
 
 TEST_CASE("lab.driver: the same seed gives the same trace, another seed another") {
   Workload w = one_cpu(20 * kMs);
-  w.groups.push_back({.name = "a", .count = 2, .program = {run_op(10 * kUs, 900 * kUs), sleep_op(50 * kUs)}});
-  w.groups.push_back({.name = "b", .program = {run_op(100 * kUs, 2 * kMs), wake_op(0, WakeWhom::one), wait_op()}});
+  w.groups.push_back(group("a", {run_op(10 * kUs, 900 * kUs), sleep_op(50 * kUs)}, 2));
+  w.groups.push_back(group("b", {run_op(100 * kUs, 2 * kMs), wake_op(0, WakeWhom::one), wait_op()}));
   std::ostringstream t1, t2, t3;
   run(w, 7, &t1);
   run(w, 7, &t2);
@@ -120,7 +146,7 @@ TEST_CASE("lab.driver: the same seed gives the same trace, another seed another"
 // The saved trace is a trace: it parses, and its events are the run's.
 TEST_CASE("lab.driver: the saved trace reads back with one event per run event") {
   Workload w = one_cpu(5 * kMs);
-  w.groups.push_back({.name = "solo", .program = {run_op(300 * kUs, 300 * kUs), sleep_op(700 * kUs)}});
+  w.groups.push_back(group("solo", {run_op(300 * kUs, 300 * kUs), sleep_op(700 * kUs)}));
   std::ostringstream saved;
   const RunResult r = run(w, 1, &saved);
   const trace::Trace t = trace::parse_trace_text(saved.str(), "saved", replay::vocabulary());
