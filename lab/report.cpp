@@ -67,21 +67,21 @@ std::string number(const std::string& name, double v) { return fmt::format("{:.{
 
 std::string perf_table(const RunResult& r) {
   std::string out = fmt::format(
-      " {:<16} | {:>12} | {:>9} | {:>13} | {:>13} | {:>13} | {:>16} | {:>14}\n", "Task group", "Runtime ms",
+      " {:<16} | {:>12} | {:>9} | {:>13} | {:>13} | {:>13} | {:>17} | {:>14}\n", "Task group", "Runtime ms",
       "Switches", "Avg delay ms", "Max delay ms", "Sum delay ms", "Preempt wake/tick", "CPU % min..max");
-  out += std::string(132, '-') + "\n";
+  out += std::string(out.size() - 1, '-') + "\n";
   const std::vector<GroupTotals> g = totals(r);
   for (std::size_t i = 0; i < g.size(); ++i) {
     const TaskStats& s = g[i].sum;
     const double avg = s.delays == 0 ? 0.0 : ms(s.delay_sum_ns) / static_cast<double>(s.delays);
-    out += fmt::format(" {:<16} | {:>12.3f} | {:>9} | {:>13.3f} | {:>13.3f} | {:>13.3f} | {:>16} | {:>14}\n",
+    out += fmt::format(" {:<16} | {:>12.3f} | {:>9} | {:>13.3f} | {:>13.3f} | {:>13.3f} | {:>17} | {:>14}\n",
                        fmt::format("{}:({})", r.group_names[i], g[i].tasks), ms(s.runtime_ns), s.switches, avg,
                        ms(s.delay_max_ns), ms(s.delay_sum_ns),
                        fmt::format("{}/{}", s.preempt_wakeup, s.preempt_tick),
                        fmt::format("{:.1f}..{:.1f}", percent(g[i].share_min, r.duration_ns),
                                    percent(g[i].share_max, r.duration_ns)));
   }
-  out += "\n Wakeup latency us  |      P50 |      P90 |      P99 |    P99.9 |      max | wakeups\n";
+  out += "\n Wakeup latency us   |      P50 |      P90 |      P99 |    P99.9 |      max | wakeups\n";
   for (std::size_t i = 0; i < g.size(); ++i) {
     const auto& v = g[i].sum.wakeup_latencies_ns;
     out += fmt::format(" {:<19}", r.group_names[i]);
