@@ -283,6 +283,17 @@ class Page {
       emit("<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\"><title>{}</title></rect>\n", b.x0, y,
            b.x1 - b.x0, kLaneHeight, look.fill, tip);
     }
+    // Two tasks of a group can share a shade (the fourth task takes the first's):
+    // a white pixel marks where one follows the other.
+    for (std::size_t i = 1; i < drawn.size(); ++i) {
+      const Block& before = drawn[i - 1];
+      const Block& after = drawn[i];
+      if (before.x1 != after.x0 || before.task == after.task || before.x1 - before.x0 < 3 ||
+          after.x1 - after.x0 < 3 || looks_.of(before.task).fill != looks_.of(after.task).fill) {
+        continue;
+      }
+      emit("<rect x=\"{}\" y=\"{}\" width=\"1\" height=\"{}\" fill=\"#ffffff\"/>\n", after.x0, y, kLaneHeight);
+    }
     emit("<g font-size=\"11\" pointer-events=\"none\">\n");
     for (const Block& b : drawn) {
       const Look look = looks_.of(b.task);

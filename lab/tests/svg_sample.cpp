@@ -27,11 +27,12 @@ Timeline sample() {
   // CPU c runs tasks c and c + 4 (a client or server with a batch task) and now and
   // then another one, with short bursts where it switches every few us.
   for (int cpu = 0; cpu < t.ncpus; ++cpu) {
+    int turn = 0;
     for (std::uint64_t now = t.from_ns; now < t.to_ns;) {
       const bool burst = draw(0, 19) == 0;
       const int steps = burst ? 200 : 1;
-      for (int i = 0; i < steps && now < t.to_ns; ++i) {
-        const int task = draw(0, 9) == 0 ? static_cast<int>(draw(0, 7)) : (i % 2 == 0 ? cpu : cpu + 4);
+      for (int i = 0; i < steps && now < t.to_ns; ++i, ++turn) {
+        const int task = draw(0, 9) == 0 ? static_cast<int>(draw(0, 7)) : (turn % 2 == 0 ? cpu : cpu + 4);
         const std::uint64_t length = burst ? draw(1'000, 6'000) : draw(20'000, 3'000'000);
         t.slices.push_back({cpu, task, now, std::min(now + length, t.to_ns)});
         now += length;

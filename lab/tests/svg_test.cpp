@@ -128,6 +128,18 @@ TEST_CASE("lab.svg: rectangles where the scale puts them, with tooltips") {
   CHECK(count(svg, ">client.1</text>") == 1);  // in its 200 px rectangle on CPU 1
 }
 
+TEST_CASE("lab.svg: a white pixel parts two tasks of one shade") {
+  Timeline t = two_cpus_three_tasks();
+  t.task_names = {"a.0", "a.1", "a.2", "a.3"};
+  t.task_group = {0, 0, 0, 0};
+  t.slices = {{0, 0, 1 * kMs, 2 * kMs}, {0, 3, 2 * kMs, 3 * kMs}, {0, 1, 3 * kMs, 4 * kMs}};
+  const std::string svg = eevdf::lab::render_svg(t);
+  // a.3 takes a.0's shade: a white pixel at x 180; a.1 is lighter: none at 280.
+  CHECK(svg.find("<rect x=\"280\" y=\"64\" width=\"100\" height=\"26\" fill=\"#94aeca\">") != std::string::npos);
+  CHECK(svg.find("<rect x=\"180\" y=\"64\" width=\"1\" height=\"26\" fill=\"#ffffff\"/>") != std::string::npos);
+  CHECK(count(svg, "fill=\"#ffffff\"/>") == 1 + 1);  // the page and the one pixel
+}
+
 TEST_CASE("lab.svg: title, window, axis and legend") {
   const std::string svg = eevdf::lab::render_svg(two_cpus_three_tasks());
   CHECK(svg.find("<title>sample &lt;1&gt; &amp; &quot;2&quot;</title>") != std::string::npos);
