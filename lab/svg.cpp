@@ -176,7 +176,7 @@ class Page {
     title();
     lanes();
     time_axis(lanes_bottom());
-    group_legend(lanes_bottom() + 62);
+    group_legend(y_ + 28);
     if (!t_.lag.empty()) lag_plot(y_ + 34);
     std::string doc = fmt::format(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" "
@@ -195,7 +195,7 @@ class Page {
     fmt::format_to(std::back_inserter(body_), format, std::forward<Args>(args)...);
   }
 
-  int lanes_bottom() const { return kTop + t_.ncpus * (kLaneHeight + kLaneGap); }
+  int lanes_bottom() const { return kTop + std::max(0, t_.ncpus) * (kLaneHeight + kLaneGap); }
 
   void title() {
     const int decimals = ms_decimals(to_ - from_);
@@ -365,10 +365,10 @@ class Page {
 // The lag plot from `top`: a heading, the area with its y axis in us, one polyline
 // per series, the time axis again and a legend of the series.
 void Page::lag_plot(int top) {
-  std::int64_t lo = 0, hi = 0;  // the range of lags, with 0 in it
+  std::int64_t lo = 0, hi = 0;  // the range of the lags drawn, with 0 in it
   for (const LagSeries& series : t_.lag) {
     for (const LagSample& s : series.samples) {
-      if (!s.queued) continue;
+      if (!s.queued || s.time_ns < from_ || s.time_ns > to_) continue;
       lo = std::min(lo, s.lag_ns);
       hi = std::max(hi, s.lag_ns);
     }
