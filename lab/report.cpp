@@ -68,15 +68,15 @@ std::string number(const std::string& name, double v) { return fmt::format("{:.{
 std::string perf_table(const RunResult& r) {
   std::string out = fmt::format(
       " {:<16} | {:>12} | {:>9} | {:>13} | {:>13} | {:>13} | {:>17} | {:>14}\n", "Task group", "Runtime ms",
-      "Switches", "Avg delay ms", "Max delay ms", "Sum delay ms", "Preempt wake/tick", "CPU % min..max");
+      "Switches", "Avg delay us", "Max delay us", "Sum delay ms", "Preempt wake/tick", "CPU % min..max");
   out += std::string(out.size() - 1, '-') + "\n";
   const std::vector<GroupTotals> g = totals(r);
   for (std::size_t i = 0; i < g.size(); ++i) {
     const TaskStats& s = g[i].sum;
-    const double avg = s.delays == 0 ? 0.0 : ms(s.delay_sum_ns) / static_cast<double>(s.delays);
+    const double avg = s.delays == 0 ? 0.0 : us(s.delay_sum_ns) / static_cast<double>(s.delays);
     out += fmt::format(" {:<16} | {:>12.3f} | {:>9} | {:>13.3f} | {:>13.3f} | {:>13.3f} | {:>17} | {:>14}\n",
                        fmt::format("{}:({})", r.group_names[i], g[i].tasks), ms(s.runtime_ns), s.switches, avg,
-                       ms(s.delay_max_ns), ms(s.delay_sum_ns),
+                       us(s.delay_max_ns), ms(s.delay_sum_ns),
                        fmt::format("{}/{}", s.preempt_wakeup, s.preempt_tick),
                        fmt::format("{:.1f}..{:.1f}", percent(g[i].share_min, r.duration_ns),
                                    percent(g[i].share_max, r.duration_ns)));
@@ -194,8 +194,8 @@ std::vector<Metric> metrics(const RunResult& r) {
     const auto& v = s.wakeup_latencies_ns;
     out.push_back({name, "runtime_ms", ms(s.runtime_ns)});
     out.push_back({name, "switches", static_cast<double>(s.switches)});
-    out.push_back({name, "avg_delay_ms", s.delays == 0 ? 0.0 : ms(s.delay_sum_ns) / static_cast<double>(s.delays)});
-    out.push_back({name, "max_delay_ms", ms(s.delay_max_ns)});
+    out.push_back({name, "avg_delay_us", s.delays == 0 ? 0.0 : us(s.delay_sum_ns) / static_cast<double>(s.delays)});
+    out.push_back({name, "max_delay_us", us(s.delay_max_ns)});
     out.push_back({name, "sum_delay_ms", ms(s.delay_sum_ns)});
     for (const unsigned pm : kPercentiles)
       out.push_back({name, fmt::format("wakeup_{}_us", percentile_name(pm)), us(percentile(v, pm))});
