@@ -26,7 +26,7 @@ auto& el(V& v, int i) {
 }
 
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
-constexpr std::size_t kViolationsKept = 10;
+constexpr std::size_t kViolationsKept = 3;
 // Statements one task may run at one instant before the driver calls the workload stuck.
 constexpr int kStepsPerInstant = 100000;
 
@@ -101,11 +101,9 @@ class Driver {
         t.lag.push_back({static_cast<int>(it - r.task_names.begin()), {}});
       }
     }
-    if (o.save != nullptr) {
-      trace::write_header(*o.save, header_);
-      // The events' lines in the saved trace, so that a violation names its line there.
-      next_line_ = static_cast<int>(header_lines()) + 1;
-    }
+    if (o.save != nullptr) trace::write_header(*o.save, header_);
+    // The events' lines in the saved trace (--save), so that a violation names its line there.
+    next_line_ = static_cast<int>(header_lines()) + 1;
   }
 
   void run() {
@@ -128,6 +126,7 @@ class Driver {
     for (int cpu = 0; cpu < ncpus_; ++cpu)
       if (el(curr_, cpu) >= 0) account_oncpu(el(curr_, cpu), cpu);
     target_->finish();
+    target_->tally(r_.evaluated);
   }
 
  private:
@@ -256,7 +255,7 @@ class Driver {
   // Applies `e` to the target, saves it, and follows what the scheduler did: who
   // was switched out and in on each CPU, and the iowait counts.
   void emit(trace::Event e) {
-    e.line = next_line_ > 0 ? next_line_++ : static_cast<int>(r_.events + 1);
+    e.line = next_line_++;
     const std::string reason = target_->apply(e);
     if (!reason.empty())
       throw trace::TraceError({o_.file, 0, 0}, fmt::format("the target refused `{}`: {} (a defect of the lab's driver)",

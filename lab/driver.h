@@ -52,6 +52,7 @@ struct RunResult {
   // What the properties found: the first violations in full, and a count per property.
   std::vector<properties::Violation> violations;
   std::map<std::string, std::uint64_t> violation_counts;
+  std::map<std::string, std::uint64_t> evaluated;  // per property: times judged
   bool halted = false;
   std::optional<Timeline> timeline;
 };

@@ -139,8 +139,8 @@ std::string comparison_table(const std::vector<Side>& sides) {
   const Collected c = collect(sides);
   std::vector<std::string> head{"group", "metric"};
   for (std::size_t s = 0; s < sides.size(); ++s)
-    head.push_back(fmt::format("{}: {}", sides.size() == 1 ? "" : std::string(1, static_cast<char>('A' + s)),
-                               sides[s].label));
+    head.push_back(sides.size() == 1 ? sides[s].label
+                                     : fmt::format("{}: {}", static_cast<char>('A' + s), sides[s].label));
   if (sides.size() == 2) head.push_back("B - A");
   std::vector<std::vector<std::string>> rows{head};
   for (const auto& key : c.keys) {
@@ -175,6 +175,20 @@ std::string comparison_table(const std::vector<Side>& sides) {
     if (r == 0) out += " " + std::string(out.size() - 2, '-') + "\n";
   }
   return out;
+}
+
+// What the properties judged on a side: how many properties, how often, what they found.
+std::string checked_line(const Side& side) {
+  std::map<std::string, std::uint64_t> evaluated;
+  std::uint64_t violations = 0;
+  for (const RunResult& r : side.runs) {
+    for (const auto& [name, count] : r.evaluated) evaluated[name] += count;
+    for (const auto& [name, count] : r.violation_counts) violations += count;
+  }
+  std::uint64_t judged = 0;
+  for (const auto& [name, count] : evaluated) judged += count;
+  return fmt::format(" checked ({}): {} properties judged {} times, {} violation{}\n", side.label, evaluated.size(),
+                     judged, violations, violations == 1 ? "" : "s");
 }
 
 }  // namespace
@@ -212,8 +226,11 @@ std::vector<Metric> metrics(const RunResult& r) {
 }
 
 std::string format_report(const std::vector<Side>& sides) {
-  if (sides.size() == 1 && sides[0].runs.size() == 1) return perf_table(sides[0].runs[0]);
-  return comparison_table(sides);
+  std::string out =
+      sides.size() == 1 && sides[0].runs.size() == 1 ? perf_table(sides[0].runs[0]) : comparison_table(sides);
+  out += "\n";
+  for (const Side& side : sides) out += checked_line(side);
+  return out;
 }
 
 nlohmann::json report_json(const std::vector<Side>& sides) {
@@ -239,6 +256,9 @@ nlohmann::json report_json(const std::vector<Side>& sides) {
       nlohmann::json violations = nlohmann::json::object();
       for (const auto& [name, count] : r.violation_counts) violations[name] = count;
       run["violations"] = violations;
+      nlohmann::json evaluated = nlohmann::json::object();
+      for (const auto& [name, count] : r.evaluated) evaluated[name] = count;
+      run["evaluated"] = evaluated;
       runs.push_back(run);
     }
     j.push_back({{"label", side.label}, {"runs", runs}});

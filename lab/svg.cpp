@@ -310,8 +310,10 @@ class Page {
     for (const std::int64_t v : times_) {
       const int x = x_(v);
       emit("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#333333\"/>\n", x, y, y + 5);
-      emit("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n", x, y + 18,
-           svg::fixed(v, ticks_.unit, ticks_.decimals));
+      const std::string label = svg::fixed(v, ticks_.unit, ticks_.decimals);
+      // A label centred on a tick near the page's right edge would be cut: it ends there.
+      const bool at_edge = x + text_width(label) / 2 > kWidth - 4;
+      emit("<text x=\"{}\" y=\"{}\" text-anchor=\"{}\">{}</text>\n", x, y + 18, at_edge ? "end" : "middle", label);
     }
     emit("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" fill=\"#444444\">time ({})</text>\n", kPlotRight, y + 34,
          ticks_.unit == 1'000'000 ? "ms" : "us");

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>   // counts
+#include <map>       // evaluated counts
 #include <memory>    // the target
 #include <optional>  // lag
 #include <string>    // reasons, names
@@ -37,6 +38,8 @@ class Target {
   virtual bool halted() const = 0;
   // The end of the run: the end-of-trace checks.
   virtual void finish() = 0;
+  // How often each property was judged (its statement evaluated past its hypothesis).
+  virtual void tally(std::map<std::string, std::uint64_t>& evaluated) const = 0;
 };
 
 // Which implementation, in which terms.

@@ -41,6 +41,7 @@ class KernelTreeTarget final : public Target {
   }
   bool halted() const override { return !run_.oops().empty(); }
   void finish() override { run_.finish(); }
+  void tally(std::map<std::string, std::uint64_t>& evaluated) const override { run_.tally(evaluated); }
 
  private:
   const kernel_src::Machine& k() const { return run_.kernel_src(); }

@@ -9,6 +9,7 @@
 #include "replay/checked_run.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
+#include "runner/measures-inl.h"
 #include "trace/error.h"
 
 namespace eevdf::lab {
@@ -42,6 +43,9 @@ class ReferenceTarget final : public Target {
   }
   bool halted() const override { return run_.halted(); }
   void finish() override { run_.finish(); }
+  void tally(std::map<std::string, std::uint64_t>& evaluated) const override {
+    runner::tally_evaluated(run_.checker(), evaluated);
+  }
 
  private:
   const model::task_struct<A>& task(int p) const { return run_.machine().tasks()[static_cast<std::size_t>(p)]; }

@@ -85,6 +85,8 @@ TEST_CASE("lab.driver: a task alone, run 300us sleep 700us, worked by hand") {
     CHECK(r.iowait_ns == 7 * kMs);
     CHECK(r.iowait_acct_ns == (io == trace::Io::io ? 7 * kMs : 0));
     CHECK(r.violation_counts.empty());
+    // The properties ran: no_overflow is judged on the one CPU after every event.
+    CHECK(r.evaluated.at("no_overflow") == r.events);
   }
 }
 
