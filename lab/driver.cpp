@@ -474,7 +474,7 @@ class Driver {
 
 trace::Header lab_header(const Workload& w, const std::vector<std::pair<std::string, bool>>& features) {
   trace::Header h;
-  for (const std::string& line : w.description) h.preamble.push_back("# " + line);
+  for (const std::string& line : w.description) h.preamble.push_back(" " + line);  // the writer adds the #
   h.kernel = w.kernel;
   h.topology = w.topology;
   h.hz = w.hz;
