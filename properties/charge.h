@@ -23,7 +23,8 @@ namespace eevdf::properties {
 // the deadline only once vruntime has reached the deadline it had (§5.2), and a
 // charge that does not renew leaves the deadline as it was. And curr is charged up to
 // now (exec_start = now) when a placement ends (§6.1: enqueue_entity charges before
-// it places), when the schedule path picks (§7.3) and after a tick (§13). A delayed
+// it places), when the schedule path or the wakeup check picks (§7.3, §8.2) and after
+// a tick (§13). A delayed
 // entity's requeue places without a charge (§10), so its placement is not judged.
 template <class A, class P = model::profile_6_18>
 class ChargeRule final : public Property<A, P> {
@@ -56,6 +57,11 @@ class ChargeRule final : public Property<A, P> {
   void picked(const model::rq<A>& rq, const entity*, bool) override {
     this->judged();
     charged_to_now(rq.cfs, "the schedule path's pick (§7.3: pick_task_fair charges curr first)");
+  }
+
+  void wakeup_pick_step(const model::rq<A>& rq, const entity&, const entity&, bool) override {
+    this->judged();
+    charged_to_now(rq.cfs, "the wakeup check's pick (§8.2 step 6: check_preempt_wakeup_fair charges curr first)");
   }
 
   void after_event_on(const trace::Event& e, const TouchedCpu<A>& at) override {

@@ -142,13 +142,6 @@ class WakeupPreemptRule final : public Property<A, P> {
       this->fail(rq.cpu, this->env_.id_of(wakee), "the wakeup check went on to its pick",
                  "a wakeup check with a reschedule pending or WAKEUP_PREEMPTION off returns before its pick "
                  "(§8.2 step 3)");
-    // Its own update_curr charged curr up to now (§8.2 step 6): the pick compares
-    // curr's vruntime of this moment.
-    if (curr.exec_start != this->env_.now) [[unlikely]]
-      this->fail(
-          rq.cpu, this->env_.id_of(curr),
-          [&] { return fmt::format("curr's exec_start {} at the pick step, now {}", curr.exec_start, this->env_.now); },
-          "the wakeup check charges curr before its pick (§8.2 step 6)");
     if (rq.need_resched) return;  // asked already, by this check's own update_curr: not the rule's
     const auto& cfg = this->env_.m.config();
     const QueueSums<A>& sums = this->env_.facts(rq.cfs).q;
