@@ -8,6 +8,7 @@
 
 #include "lab/driver.h"
 #include "lab/report.h"
+#include "lab/timeline.h"
 #include "replay/vocabulary.h"
 #include "trace/reader.h"
 
@@ -114,6 +115,26 @@ TEST_CASE("lab.driver: a pair on two CPUs, exact switch counts worked by hand") 
   CHECK(r.events == 403);
 }
 
+// Two tasks on one CPU that never want it at once: a runs [0, 0.3) of every ms, b
+// (forked at 0.4 ms, while a sleeps) runs [0.4, 0.6) of every ms. Each is switched in
+// 10 times in 10 ms (a: fork and 9 wakes; b: fork and 9 wakes), with 3 ms and 2 ms of
+// runtime and no delay. Events: per task a fork, 10 sleeps and 9 wakes, and 9 ticks: 49.
+TEST_CASE("lab.driver: two tasks on one CPU taking turns, exact switch counts worked by hand") {
+  Workload w = one_cpu(10 * kMs);
+  w.groups.push_back(group("a", {run_op(300 * kUs, 300 * kUs), sleep_op(700 * kUs)}));
+  Group b = group("b", {run_op(200 * kUs, 200 * kUs), sleep_op(800 * kUs)});
+  b.start_ns = 400 * kUs;
+  w.groups.push_back(b);
+  const RunResult r = run(w);
+  REQUIRE(r.tasks.size() == 2);
+  CHECK(r.tasks[0].switches == 10);
+  CHECK(r.tasks[1].switches == 10);
+  CHECK(r.tasks[0].runtime_ns == 3 * kMs);
+  CHECK(r.tasks[1].runtime_ns == 2 * kMs);
+  CHECK(r.tasks[0].delay_sum_ns + r.tasks[1].delay_sum_ns == 0);
+  CHECK(r.events == 49);
+}
+
 // Two hogs share one CPU: whatever the scheduler decides, the CPU is never idle (the
 // runtimes add up to the duration), and every switch-in but the first follows a
 // preemption of the other hog (hogs never sleep).
@@ -143,6 +164,23 @@ TEST_CASE("lab.driver: the same seed gives the same trace, another seed another"
   run(w, 8, &t3);
   CHECK(t1.str() == t2.str());
   CHECK(t1.str() != t3.str());
+}
+
+// Same seed, same bytes: the tables and the SVG too, not only the trace.
+TEST_CASE("lab.driver: the same seed gives the same tables and SVG") {
+  Workload w = one_cpu(20 * kMs);
+  w.groups.push_back(group("a", {run_op(10 * kUs, 900 * kUs), sleep_op(50 * kUs)}, 2));
+  RunOptions o;
+  o.seed = 3;
+  o.window = {{0, 20 * kMs}};
+  o.lag_of = {"a.1"};
+  const auto report = [&] {
+    Side side{"test", {run_workload(w, TargetSpec{}, o)}};
+    return format_report({side}) + render_svg(*side.runs[0].timeline);
+  };
+  const std::string first = report();
+  CHECK(first == report());
+  CHECK(first.find("<svg") != std::string::npos);
 }
 
 // The saved trace is a trace: it parses, and its events are the run's.
