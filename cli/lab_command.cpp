@@ -134,6 +134,7 @@ int run(const LabFlags& f) {
       if (dots == std::string::npos) throw UsageError("--window: FROM..TO, e.g. 1s..1.02s");
       o.window = {duration_flag("--window", f.window.substr(0, dots)) , duration_flag("--window", f.window.substr(dots + 2))};
       if (o.window->first >= o.window->second) throw UsageError("--window: FROM must be before TO");
+      if (o.window->first >= end) throw UsageError("--window: FROM must be before the end of the run");
     }
     o.lag_of = words(f.lag_of);
   } else if (!f.window.empty() || !f.lag_of.empty()) {
@@ -155,9 +156,11 @@ int run(const LabFlags& f) {
       run.seed = f.seed + s;
       std::ofstream save;
       if (!f.save.empty()) {
-        std::filesystem::create_directories(f.save);
+        std::error_code ec;
+        std::filesystem::create_directories(f.save, ec);
         const std::string path = fmt::format("{}/{}-{}-seed{}.trace", f.save, w.name, b ? "b" : "a", run.seed);
         save.open(path);
+        if (!save) throw UsageError(fmt::format("--save: cannot write {}", path));
         run.save = &save;
       }
       if (b || s > 0) run.window.reset();  // the timeline shows A's first run
@@ -184,7 +187,8 @@ int run(const LabFlags& f) {
   if (!f.svg.empty() && sides[0].runs[0].timeline) {
     lab::Timeline t = *sides[0].runs[0].timeline;
     t.title = fmt::format("{} ({}, seed {})", w.name, sides[0].label, f.seed);
-    std::ofstream(f.svg) << lab::render_svg(t);
+    std::ofstream svg(f.svg);
+    if (!(svg << lab::render_svg(t))) throw UsageError(fmt::format("--svg: cannot write {}", f.svg));
   }
   const std::string violations = lab::format_violations(sides);
   if (!violations.empty()) {
