@@ -125,6 +125,8 @@ int run(const LabFlags& f) {
   lab::RunOptions o;
   o.file = file;
   o.features = feature_words("--features", f.features);
+  std::vector<std::pair<std::string, bool>> b_features = o.features;  // checked before any run
+  for (const auto& x : feature_words("--against", f.against)) b_features.push_back(x);
   if (!f.duration.empty()) o.duration_ns = duration_flag("--duration", f.duration);
   const std::uint64_t end = o.duration_ns.value_or(w.duration_ns);
   if (!f.svg.empty()) {
@@ -169,11 +171,7 @@ int run(const LabFlags& f) {
     return true;
   };
   if (!run_side(false, o.features, f.tree)) return 2;
-  if (!f.against.empty()) {
-    std::vector<std::pair<std::string, bool>> features = o.features;
-    for (const auto& x : feature_words("--against", f.against)) features.push_back(x);
-    if (!run_side(true, features, f.tree)) return 2;
-  }
+  if (!f.against.empty() && !run_side(true, b_features, f.tree)) return 2;
   if (!f.against_tree.empty() && !run_side(true, o.features, f.against_tree)) return 2;
 
   if (f.json) {
