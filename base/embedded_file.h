@@ -1,4 +1,4 @@
-// A file the build embedded in the program (cmake/embed_files.cmake).
+// A file the build embedded in the program (cmake/embed.cmake).
 #pragma once
 
 #include <string_view>

@@ -1,4 +1,4 @@
-// The harness's sources as the build embedded them (cmake/embed_files.cmake): what a
+// The harness's sources as the build embedded them (cmake/embed.cmake): what a
 // tree built at run time (tree_build.h) compiles with its extracted code.
 #pragma once
 

@@ -83,6 +83,9 @@ class Driver {
         r.task_group.push_back(static_cast<int>(g));
       }
       first_of_group_.push_back(static_cast<int>(tasks_.size()) - w.groups[g].count);
+      std::vector<int>& cpus = cpus_of_group_.emplace_back(w.groups[g].cpus);
+      if (cpus.empty())
+        for (int c = 0; c < ncpus_; ++c) cpus.push_back(c);  // none given: all
     }
     r.tasks.assign(tasks_.size(), {});
     curr_.assign(static_cast<std::size_t>(ncpus_), -1);
@@ -213,24 +216,17 @@ class Driver {
   // is idle, else the first idle CPU of its group's set after it, else its previous
   // CPU (a task never run starts from its index in the set).
   int place(int p) const {
-    const Group& g = group_of(p);
-    std::vector<int> all;
-    const std::vector<int>* set = &g.cpus;
-    if (set->empty()) {
-      for (int c = 0; c < ncpus_; ++c) all.push_back(c);
-      set = &all;
-    }
-    const int n = static_cast<int>(set->size());
-    int start = el(tasks_, p).index % n;
-    const int prev = el(tasks_, p).last_cpu >= 0 ? el(tasks_, p).last_cpu : target_->cpu_of(p);
-    if (el(tasks_, p).last_cpu >= 0)
-      for (int k = 0; k < n; ++k)
-        if (el(*set, k) == prev) start = k;
+    const std::vector<int>& set = el(cpus_of_group_, el(tasks_, p).group);
+    const int n = static_cast<int>(set.size());
+    const TaskRun& t = el(tasks_, p);
+    int start = t.index % n;
+    for (int k = 0; k < n && t.last_cpu >= 0; ++k)
+      if (el(set, k) == t.last_cpu) start = k;
     for (int k = 0; k < n; ++k) {
-      const int c = el(*set, (start + k) % n);
+      const int c = el(set, (start + k) % n);
       if (target_->curr(c) < 0) return c;
     }
-    return el(*set, start);
+    return el(set, start);
   }
 
   void wake(int p) {
@@ -464,6 +460,7 @@ class Driver {
   std::uint64_t now_ = 0;
   std::vector<TaskRun> tasks_;
   std::vector<int> first_of_group_;
+  std::vector<std::vector<int>> cpus_of_group_;  // per group: the CPUs it may run on
   std::vector<int> curr_;   // per CPU, as last observed
   std::vector<int> ready_;  // tasks to step, in the order they got their CPU
   std::uint64_t iowait_ = 0, iowait_acct_ = 0;
