@@ -6,6 +6,7 @@
 #include "model/arith_kernel.h"
 #include "model/core-inl.h"
 #include "model/fair-inl.h"
+#include "model/machine_copy-inl.h"
 
 namespace eevdf::model {
 

@@ -43,6 +43,10 @@ class Machine : private profile_ops<A, P, Machine<A, P>> {
   Machine(const Config& config, const std::vector<TaskSpec>& tasks);
   Machine(const Machine&) = delete;
   Machine& operator=(const Machine&) = delete;
+  // Makes this machine's state `o`'s (a machine of the same config and tasks): the
+  // snapshot `explore` branches from. Pointers are re-aimed at this machine's own
+  // tasks; the observer stays this machine's (machine_copy-inl.h).
+  void copy_state_from(const Machine& o);
 
   // The trace verbs (docs/TRACE_FORMAT.md). `t` never decreases. Tasks are indices
   // into tasks(); cpu -1 means "not given".

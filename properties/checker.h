@@ -10,6 +10,7 @@
 #include <string>  // measure values
 #include <vector>  // the enabled set
 
+#include "base/assert.h"
 #include "properties/property.h"
 
 namespace eevdf::properties {
@@ -30,6 +31,16 @@ class Checker final : public model::Observer<A> {
   // its hooks (the registry's PropertySet).
   void own(std::unique_ptr<Property<A, P>> p) { properties_.push_back(std::move(p)); }
   bool empty() const { return properties_.empty(); }
+  // Makes each property's memory that of the same property in `o`, a checker built
+  // with the same selection over a machine of the same config (explore's snapshots);
+  // the Env is copied by its owner.
+  void copy_state_from(const Checker& o) {
+    EEVDF_ASSERT(properties_.size() == o.properties_.size(), "a checker copied from one of another selection");
+    for (std::size_t i = 0; i < properties_.size(); ++i) {
+      const bool copied = properties_[i]->copy_state_from(*o.properties_[i]);
+      EEVDF_ASSERT(copied, "a run whose checks cannot be copied");
+    }
+  }
   const Env<A, P>& env() const { return env_; }
 
   void before_event(const trace::Event& e) {

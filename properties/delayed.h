@@ -617,6 +617,17 @@ class LagTable {
   std::vector<Entry> entries_;  // per CPU
 };
 
+// A run's own table: copying a property's memory (CheckedRun::copy_state_from)
+// keeps the table of the run copied into, whose entries name that run's Env.
+template <class A>
+struct OwnLagTable {
+  std::shared_ptr<LagTable<A>> table;
+  OwnLagTable(const OwnLagTable&) = default;
+  explicit OwnLagTable(std::shared_ptr<LagTable<A>> t) : table(std::move(t)) {}
+  OwnLagTable& operator=(const OwnLagTable&) { return *this; }
+  LagTable<A>* operator->() const { return table.get(); }
+};
+
 }  // namespace delayed_detail
 
 // The two fairness bounds (docs/PROPERTIES.md, Fairness bounds; docs/MODEL.md §16): a
@@ -1016,7 +1027,7 @@ class LagBound final : public Property<A, P> {
   }
 
   static constexpr bool kSteady = Steady;  // lag_bound_steady, else lag_bound
-  std::shared_ptr<delayed_detail::LagTable<A>> lags_;
+  delayed_detail::OwnLagTable<A> lags_;
   void mark_changed(int cpu) {
     const auto c = static_cast<std::size_t>(cpu);
     if (changed_.size() <= c) changed_.resize(c + 1, 0);

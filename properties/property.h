@@ -10,7 +10,7 @@
 #include <set>          // CPUs
 #include <string>       // report text
 #include <string_view>  // names
-#include <type_traits>  // is_invocable
+#include <type_traits>  // is_invocable, is_copy_assignable
 #include <utility>      // forward
 #include <vector>       // touched CPUs
 
@@ -235,6 +235,27 @@ struct Env {
   // distinct values of. The end of a trace (finish) belongs to its last event.
   std::uint64_t ordinal = 0;
 
+  // Makes this Env's state `o`'s, between events, for a machine that was just given
+  // `o`'s machine state: the recounts are dropped (taken again from the new state).
+  void copy_state_from(const Env& o) {
+    line = o.line;
+    now = o.now;
+    event = nullptr;
+    touched = o.touched;
+    overflowed = o.overflowed;
+    vlag_before_store = o.vlag_before_store;
+    full_weight_sums = o.full_weight_sums;
+    h_nr_delayed = o.h_nr_delayed;
+    augmented = o.augmented;
+    v0_placing = nullptr;
+    stamp = o.stamp;
+    ordinal = o.ordinal;
+    memo_valid_ = false;
+    facts_generation_.assign(facts_generation_.size(), kNever);
+    patched_.assign(patched_.size(), 0);
+    patched_cpus_.clear();
+  }
+
  private:
   static constexpr std::uint64_t kNever = ~std::uint64_t{0};
 
@@ -293,6 +314,15 @@ template <class A, class P = model::profile_6_18>
 class Property : public model::Observer<A> {
  public:
   explicit Property(Env<A, P>& env) : env_(env) {}
+  Property(const Property&) = default;
+  // A copy keeps its own Env: what is copied is the property's memory of the run.
+  Property& operator=(const Property& o) {
+    copier_ = o.copier_;
+    hooks_ = o.hooks_;
+    evaluated_ = o.evaluated_;
+    judged_at_ = o.judged_at_;
+    return *this;
+  }
   virtual std::string_view name() const = 0;
   virtual void before_event(const trace::Event&) {}
   // After the event, once per touched CPU (Env::touched, ascending), CPU by CPU for
@@ -309,6 +339,18 @@ class Property : public model::Observer<A> {
   // The hooks this property overrides (hooks.h; every one unless made by make_property).
   std::uint32_t hooks() const { return hooks_; }
   void set_hooks(std::uint32_t hooks) { hooks_ = hooks; }
+
+  // Makes this property's memory of the run `o`'s (a property of the same class in a
+  // run of the same machine): the concrete class's copy assignment, installed by
+  // make_property. False for a property that cannot be copied (a probe counting
+  // into its owner's tally).
+  using Copier = void (*)(Property&, const Property&);
+  void set_copier(Copier c) { copier_ = c; }
+  bool copy_state_from(const Property& o) {
+    if (copier_ == nullptr) return false;
+    copier_(*this, o);
+    return true;
+  }
 
  protected:
   // `values`: the text, or a callable that formats it here, out of the check's hot
@@ -333,6 +375,7 @@ class Property : public model::Observer<A> {
   Env<A, P>& env_;
 
  private:
+  Copier copier_ = nullptr;
   std::uint32_t hooks_ = kAllHooks;
   std::uint64_t evaluated_ = 0;
   std::uint64_t judged_at_ = 0;  // the Env::ordinal of the last judged event
@@ -343,6 +386,10 @@ template <class Check, class A, class P, class... Args>
 std::unique_ptr<Property<A, P>> make_property(Env<A, P>& env, Args&&... args) {
   auto p = std::make_unique<Check>(env, std::forward<Args>(args)...);
   p->set_hooks(hooks_of<Check, A, P>());
+  if constexpr (std::is_copy_assignable_v<Check>)  // a probe that counts into its owner's tally is not
+    p->set_copier([](Property<A, P>& to, const Property<A, P>& from) {
+      static_cast<Check&>(to) = static_cast<const Check&>(from);
+    });
   return p;
 }
 

@@ -24,7 +24,10 @@ class PropertySet final : public Property<A, P> {
   using value = typename A::value;
   using entity = model::sched_entity<A>;
 
-  explicit PropertySet(Env<A, P>& env) : Property<A, P>(env) { this->set_hooks(0); }
+  explicit PropertySet(Env<A, P>& env) : Property<A, P>(env) {
+    this->set_hooks(0);
+    this->set_copier([](Property<A, P>&, const Property<A, P>&) {});  // the slots are structure, not memory
+  }
   std::string_view name() const override { return "registered properties"; }
   bool empty() const { return adopted_ == 0; }
 

@@ -66,7 +66,7 @@ void follow_curr_deadlines(const Env& env, At&& at) {
   for (int cpu : env.touched) {
     const auto& cfs = env.m.rqs().at(static_cast<std::size_t>(cpu)).cfs;
     auto& st = at(cfs);
-    if (cfs.curr != nullptr && st.curr == cfs.curr) st.deadline = cfs.curr->deadline;
+    if (cfs.curr != nullptr && st.curr == cfs.curr->task) st.deadline = cfs.curr->deadline;
   }
 }
 
@@ -431,9 +431,9 @@ class SliceProtection final : public Property<A, P> {
   // the one it had.
   void set_next(const model::cfs_rq<A>& cfs, const entity& se) override {
     State& st = at(cfs);
-    if (st.curr != &se || !se.on_rq) st = State{};
+    if (st.curr != se.task || !se.on_rq) st = State{};
     if (!se.on_rq) return;  // no protection is set (§7.3)
-    st.curr = &se;
+    st.curr = se.task;
     st.deadline = se.deadline;
   }
 
@@ -450,7 +450,7 @@ class SliceProtection final : public Property<A, P> {
       const value limit = se.vruntime + brute::calc_delta_fair<A>(slice, se, this->env_.calc_delta_divides);
       if (limit < st.vprot) st.vprot = limit;
     }
-    st.curr = &se;
+    st.curr = se.task;
     st.deadline = se.deadline;
     st.how = Origin::pick;
     st.slice = slice;
@@ -463,7 +463,7 @@ class SliceProtection final : public Property<A, P> {
     State& st = at(rq.cfs);
     const entity* curr = rq.cfs.curr;
     const auto& cfg = this->env_.m.config();
-    if (curr == nullptr || st.curr != curr) return;
+    if (curr == nullptr || st.curr != curr->task) return;
     const bool short_ = cfg.feat(model::Feature::PREEMPT_SHORT) && wakee.slice < curr->slice;
     if (!short_ && (preempted || !this->env_.wakeup_limits_protection_always)) return;
     if (preempted) {
@@ -480,7 +480,7 @@ class SliceProtection final : public Property<A, P> {
 
   void charged(const model::cfs_rq<A>& cfs, const entity& curr, std::uint64_t delta, bool, bool resched) override {
     State& st = at(cfs);
-    if (st.curr != &curr) return;  // never the case: every curr came through set_next
+    if (st.curr != curr.task) return;  // never the case: every curr came through set_next
     const std::size_t queued = protection_brute::count_queued(cfs);
     if (delta > 0 && queued >= 2) {
       this->judged();
@@ -508,7 +508,7 @@ class SliceProtection final : public Property<A, P> {
  private:
   enum class Origin { pick, shrunk, cancelled };
   struct State {
-    const entity* curr = nullptr;  // the entity vprot* belongs to
+    int curr = -1;  // the task whose entity vprot* belongs to (an index: a copied run's is its own)
     value vprot{};
     value deadline{};  // curr's deadline as last seen, before the next charge
     Origin how = Origin::pick;  // what set vprot* last, for the report

@@ -39,19 +39,19 @@ class SliceProtection612 final : public Property<A, P> {
   // §7.3 (K6.12): set_next_entity() stashes the deadline when se is queued.
   void set_next(const model::cfs_rq<A>& cfs, const entity& se) override {
     State& st = at(cfs);
-    st = State{&se, se.on_rq, false, se.deadline, se.deadline};
+    st = State{se.task, se.on_rq, false, se.deadline, se.deadline};
   }
 
   // §8.2 (K6.12) step 7: do_preempt_short cancels the protection before the pick.
   void wakeup_pick_step(const model::rq<A>& rq, const entity& curr, const entity& wakee, bool) override {
     State& st = at(rq.cfs);
-    if (st.curr != &curr) return;
+    if (st.curr != curr.task) return;
     if (Forms<P>::preempt_short(this->env_.m.config(), this->env_.facts(rq.cfs).q, curr, wakee)) st.cancelled = true;
   }
 
   void charged(const model::cfs_rq<A>& cfs, const entity& curr, std::uint64_t delta, bool, bool resched) override {
     State& st = at(cfs);
-    if (st.curr != &curr) return;  // never the case: every curr came through set_next
+    if (st.curr != curr.task) return;  // never the case: every curr came through set_next
     const bool protected_now = st.stashed && !st.cancelled && curr.deadline == st.stash;
     if (delta > 0 && protection_brute::count_queued(cfs) >= 2) {
       this->judged();
@@ -81,7 +81,7 @@ class SliceProtection612 final : public Property<A, P> {
 
  private:
   struct State {
-    const entity* curr = nullptr;  // the entity the stash belongs to
+    int curr = -1;  // the task whose entity the stash belongs to (an index: a copied run's is its own)
     bool stashed = false;          // set_next_entity found it queued
     bool cancelled = false;        // by a do_preempt_short wakeup
     typename A::value stash{};     // its deadline at set_next_entity

@@ -31,6 +31,21 @@ class CheckedRun {
   CheckedRun(const CheckedRun&) = delete;
   CheckedRun& operator=(const CheckedRun&) = delete;
 
+  // Makes this run's state `o`'s, between events: the model, the Env and every
+  // property's memory, so that the next event here is judged as it would be there.
+  // `o` is a run of the same config, tasks and selection (explore's snapshots).
+  void copy_state_from(const CheckedRun& o) {
+    m_.copy_state_from(o.m_);
+    env_.copy_state_from(o.env_);
+    checker_.copy_state_from(o.checker_);
+    last_ = o.last_;
+    last_checked_ = o.last_checked_;
+    applied_ = o.applied_;
+    overflowed_ = o.overflowed_;
+    halted_ = o.halted_;
+    kernel_warns_ = o.kernel_warns_;
+  }
+
   // Adds an observer that counts without judging (a coverage probe); it is built
   // from this run's Env, like the properties.
   template <class Probe, class... Args>
