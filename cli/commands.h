@@ -26,6 +26,7 @@ Run add_diff(CLI::App& app);
 Run add_mutate(CLI::App& app);
 // Adds `lab`: latency experiments, a workload over the scheduler.
 Run add_lab(CLI::App& app);
+Run add_explore(CLI::App& app);
 // Adds the hidden `diff-campaign`: fast_matches_reference on generated traces.
 Run add_diff_campaign(CLI::App& app);
 // Adds `shrink`: reduce a failing trace to a 1-minimal one.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "cli/flag_words.h"
 #include "cli/kernel_tree_option.h"
 #include "lab/builtin.h"
 #include "lab/driver.h"
@@ -40,48 +41,6 @@ struct LabFlags {
   bool json = false;
   bool list = false;
 };
-
-class UsageError : public std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-std::vector<std::string> words(const std::string& text) {
-  std::vector<std::string> out;
-  std::string w;
-  for (const char c : text + ",") {
-    if (c == ',' || c == ' ') {
-      if (!w.empty()) out.push_back(w);
-      w.clear();
-    } else {
-      w += c;
-    }
-  }
-  return out;
-}
-
-// "NO_DELAY_DEQUEUE,RUN_TO_PARITY" -> {{"DELAY_DEQUEUE", false}, {"RUN_TO_PARITY", true}}.
-std::vector<std::pair<std::string, bool>> feature_words(const std::string& flag, const std::string& text) {
-  std::vector<std::pair<std::string, bool>> out;
-  for (const std::string& w : words(text)) {
-    const bool off = w.starts_with("NO_") && model::feature_by_name(w.substr(3));
-    const std::string name = off ? w.substr(3) : w;
-    if (!model::feature_by_name(name)) {
-      std::vector<std::string> known;
-      for (const auto& f : model::kFeatures) known.emplace_back(f.name);
-      const std::string hint = trace::did_you_mean(name, known);
-      throw UsageError(fmt::format("{}: unknown feature `{}`{}", flag, w, hint.empty() ? "" : " (" + hint + ")"));
-    }
-    out.emplace_back(name, !off);
-  }
-  return out;
-}
-
-std::uint64_t duration_flag(const std::string& flag, const std::string& text) {
-  const trace::DurationParse d = trace::parse_duration(text);
-  if (d.error != trace::DurationError::none || d.ns == 0)
-    throw UsageError(fmt::format("{}: `{}` is not a positive duration (10s, 500ms, ...)", flag, text));
-  return d.ns;
-}
 
 // The workload: a file, else a built-in name.
 lab::Workload load(const std::string& arg, std::string& file) {

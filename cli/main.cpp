@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   runs["diff"] = eevdf::cli::add_diff(app);
   runs["mutate"] = eevdf::cli::add_mutate(app);
   runs["lab"] = eevdf::cli::add_lab(app);
+  runs["explore"] = eevdf::cli::add_explore(app);
   runs["diff-campaign"] = eevdf::cli::add_diff_campaign(app);
   runs["shrink"] = eevdf::cli::add_shrink(app);
   runs["corpus"] = eevdf::cli::add_corpus(app);

@@ -6,6 +6,7 @@
 #include <memory>    // the parser state behind a narrow header
 #include <optional>  // end of input
 #include <string>    // file name
+#include <vector>    // query conjunctions
 
 #include "trace/trace.h"
 #include "trace/vocabulary.h"
@@ -35,5 +36,12 @@ class TraceReader {
 // Whole-trace helpers for tests, generators and shrinkers (they hold a trace anyway).
 Trace parse_trace(std::istream& in, const std::string& file, const Vocabulary& vocab);
 Trace parse_trace_text(const std::string& text, const std::string& file, const Vocabulary& vocab);
+
+// Queries outside a trace (explore's --reach): `QUERY SUBJECT VALUE`, the words of an
+// `expect` line, joined by `and`; `Q S == V` and `task T STATE` are also read. The
+// subjects are the header's tasks and CPUs. Throws TraceError naming `file`, line 1
+// and the column in `text`; measures and ideal.lag are refused (not one state's).
+std::vector<Expect> parse_query_conjunction(const std::string& text, const Header& header, const Vocabulary& vocab,
+                                            const std::string& file);
 
 }  // namespace eevdf::trace
