@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bench/bench.h"
+#include "bench/explore_bench.h"
 #include "bench/lab_bench.h"
 #include "bench/shrink_bench.h"
 #include "cli/commands.h"
@@ -38,7 +39,30 @@ struct BenchFlags {
   bool show_traces = false;
   std::string kernel_tree;
   bool lab = false;
+  bool explore = false;
+  int explore_depth = 6;
 };
+
+// `bench --explore`: distinct states per CPU second of explore (2 CPUs, 3 tasks).
+int run_explore(const BenchFlags& f) {
+  const bench::ExploreMeasurement m = bench::explore_bench(f.explore_depth, f.repetitions);
+  if (f.json) {
+    std::cout << nlohmann::ordered_json{{"depth", m.depth},
+                                        {"distinct_states", m.distinct},
+                                        {"transitions", m.transitions},
+                                        {"cpu_s", m.cpu_s},
+                                        {"states_per_cpu_s", m.states_per_cpu_s()},
+                                        {"transitions_per_cpu_s", m.transitions_per_cpu_s()}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  std::cout << fmt::format(
+      "explore --cpus 2 --tasks 3 --depth {}: {} distinct states, {} transitions, {:.2f} s of CPU (best of {}): "
+      "{:.0f} distinct states and {:.0f} transitions per CPU s\n",
+      m.depth, m.distinct, m.transitions, m.cpu_s, f.repetitions, m.states_per_cpu_s(), m.transitions_per_cpu_s());
+  return 0;
+}
 
 // `bench --lab`: the built-in buddy pair, 10 s simulated, with every property checked.
 int run_lab(const BenchFlags& f) {
@@ -248,6 +272,7 @@ int run_shrinkers(const BenchFlags& f) {
 int run(const BenchFlags& f) {
   if (f.shrinkers) return run_shrinkers(f);
   if (f.lab) return run_lab(f);
+  if (f.explore) return run_explore(f);
   const std::vector<std::string> traces = f.traces.empty() ? default_traces() : f.traces;
   std::vector<bench::TraceResult> results;
   for (const std::string& path : traces) {
@@ -289,6 +314,8 @@ Run add_bench(CLI::App& app) {
   auto f = std::make_shared<BenchFlags>();
   CLI::App* cmd = app.add_subcommand("bench", "Events/s of each model on the fixed benchmark traces");
   cmd->add_option("traces", f->traces, "Trace files (.trace or .trace.xz; default: bench/traces/)");
+  cmd->add_flag("--explore", f->explore, "The explorer's speed: distinct states per CPU s on 2 CPUs, 3 tasks (one worker)");
+  cmd->add_option("--explore-depth", f->explore_depth, "With --explore: the depth bound")->capture_default_str();
   cmd->add_flag("--lab", f->lab, "The lab's speed: the built-in buddy_pair, 10 s simulated, checked (CPU s per simulated s)");
   cmd->add_flag("--json", f->json, "Print a JSON object with events_per_s per model and trace");
   cmd->add_option("--repetitions", f->repetitions, "Runs per measurement; the best counts")->check(CLI::Range(1, 100));

@@ -129,6 +129,7 @@ int run(const ExploreFlags& f, const CLI::App& cmd) {
   o.symmetry_stats = f.symmetry_stats;
   o.jobs = f.jobs;
   o.keep_going = f.keep_going;
+  o.start_file = f.trace;
   o.selection = {words(f.check), words(f.skip)};
   for (const auto& list : {o.selection.check, o.selection.skip})
     for (const std::string& p : list)

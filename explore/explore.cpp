@@ -78,7 +78,7 @@ class Worker {
     for (const trace::Event& e : prefix) {
       const std::string reason = root_.apply(e);
       if (!reason.empty())
-        throw trace::TraceError({"", e.line, 0}, "the start trace's event is illegal here: " + reason);
+        throw trace::TraceError({options.start_file, e.line, 0}, "illegal in the state the trace reached: " + reason);
       start_time_ = e.time_ns;
     }
     prefix_lines_ = prefix.empty() ? 0 : prefix.back().line;

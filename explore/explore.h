@@ -29,6 +29,7 @@ struct Options {
   bool keep_going = false;           // past the first depth with a violation: every property's first
   std::vector<trace::Expect> reach;  // a conjunction: stop at the first state where it holds
   properties::Selection selection;
+  std::string start_file;            // the start trace's name, for an error in its events
 };
 
 // One depth of the search (0: the start state).
