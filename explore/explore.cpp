@@ -10,7 +10,6 @@
 #include <ctime>          // CPU time of the report
 #include <memory>         // workers
 #include <thread>         // parallel expansion
-#include <unordered_map>  // the next level's nodes by fingerprint
 
 #include "explore/canonical-inl.h"
 #include "explore/fingerprint_set.h"
@@ -195,6 +194,7 @@ Result run_search(const model::Config& config, const std::vector<model::TaskSpec
   FingerprintSet visited, exact;
   std::vector<std::vector<Node>> levels(1, std::vector<Node>(1));
   std::map<std::string, bool> seen;  // properties with a counterexample
+  std::uint64_t peak_index_bytes = 0;
 
   const auto record = [&](const std::vector<Recorded>& found, std::size_t from, std::size_t count, int depth,
                           const std::vector<trace::Event>& path) {
@@ -246,7 +246,7 @@ Result run_search(const model::Config& config, const std::vector<model::TaskSpec
 
     Level lv;
     std::vector<Node> next;
-    std::unordered_map<std::uint64_t, std::uint32_t> next_index;
+    NodeIndex next_index;
     for (auto& worker : workers) {
       lv.pruned_por += worker->tally.pruned;
       lv.illegal += worker->tally.illegal;
@@ -269,13 +269,13 @@ Result run_search(const model::Config& config, const std::vector<model::TaskSpec
         const bool fresh = visited.insert(c.fp);
         if (options.symmetry && options.symmetry_stats && exact.insert(c.exact_fp) && !fresh) ++lv.merged_symmetry;
         if (fresh) {
-          if (options.por) next_index.emplace(c.fp, static_cast<std::uint32_t>(next.size()));
+          if (options.por) next_index.add(c.fp, static_cast<std::uint32_t>(next.size()));
           next.push_back({c.parent, c.move, c.footprint, false});
         } else if (options.por) {
-          const auto it = next_index.find(c.fp);
-          if (it != next_index.end()) {
-            Node& known = next[it->second];
-            if (!(known.move == c.move) || known.footprint != c.footprint) known.por_free = true;
+          // A state first reached at this depth by another move keeps every move.
+          if (const std::int64_t known = next_index.find(c.fp); known >= 0) {
+            Node& k = next[static_cast<std::size_t>(known)];
+            if (!(k.move == c.move) || k.footprint != c.footprint) k.por_free = true;
           }
         }
       }
@@ -286,6 +286,7 @@ Result run_search(const model::Config& config, const std::vector<model::TaskSpec
     result.transitions += lv.transitions;
     result.distinct = visited.size();
     if (!next.empty()) result.depth_reached = depth + 1;
+    peak_index_bytes = std::max(peak_index_bytes, next_index.bytes());
     levels.push_back(std::move(next));
     if (progress) progress(depth + 1, result);
     stop = result.reached || (!result.violations.empty() && !options.keep_going);
@@ -293,7 +294,7 @@ Result run_search(const model::Config& config, const std::vector<model::TaskSpec
   result.stopped_early = stop;
   result.exhausted = !stop;
   result.collision_probability = visited.collision_probability();
-  result.memory_bytes = visited.bytes() + exact.bytes();
+  result.memory_bytes = visited.bytes() + exact.bytes() + peak_index_bytes;
   for (const auto& l : levels) result.memory_bytes += l.capacity() * sizeof(Node);
   result.cpu_seconds = cpu_now() - cpu_start;
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

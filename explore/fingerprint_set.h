@@ -55,4 +55,43 @@ class FingerprintSet {
   std::uint64_t size_ = 0;
 };
 
+// The nodes of one depth by fingerprint (partial-order reduction's revisits): pairs
+// in an open-addressed table, as compact as the visited set.
+class NodeIndex {
+ public:
+  NodeIndex() : slots_(1024) {}
+  void add(std::uint64_t fp, std::uint32_t node) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    Slot& s = probe(slots_, fp);
+    if (s.fp == fp) return;
+    s = {fp, node};
+    ++size_;
+  }
+  // The node recorded for `fp`, or -1.
+  std::int64_t find(std::uint64_t fp) {
+    const Slot& s = probe(slots_, fp);
+    return s.fp == fp ? std::int64_t{s.node} : -1;
+  }
+  std::uint64_t bytes() const { return slots_.size() * sizeof(Slot); }
+
+ private:
+  struct Slot {
+    std::uint64_t fp = 0;  // 0: empty
+    std::uint32_t node = 0;
+  };
+  static Slot& probe(std::vector<Slot>& slots, std::uint64_t fp) {
+    const std::size_t mask = slots.size() - 1;
+    for (std::size_t i = fp & mask;; i = (i + 1) & mask)
+      if (slots[i].fp == fp || slots[i].fp == 0) return slots[i];
+  }
+  void grow() {
+    std::vector<Slot> bigger(slots_.size() * 2);
+    for (const Slot& s : slots_)
+      if (s.fp != 0) probe(bigger, s.fp) = s;
+    slots_.swap(bigger);
+  }
+  std::vector<Slot> slots_;
+  std::uint64_t size_ = 0;
+};
+
 }  // namespace eevdf::explore
