@@ -10,6 +10,7 @@
 #include "cli/flag_words.h"
 #include "explore/explore.h"
 #include "explore/report.h"
+#include "model/features.h"
 #include "model/injections.h"
 #include "replay/vocabulary.h"
 #include "trace/error.h"
@@ -36,6 +37,7 @@ struct ExploreFlags {
   std::string check, skip;
   std::string out;
   bool json = false, quiet = false;
+  bool features_all = false;
 };
 
 trace::Header make_header(const ExploreFlags& f, const CLI::App& cmd, std::vector<trace::Event>& prefix) {
@@ -116,6 +118,55 @@ explore::Alphabet make_alphabet(const ExploreFlags& f) {
   return a;
 }
 
+// The feature words of `mask` (bit i: kFeatures[i] on) that differ from the defaults.
+std::string differences(unsigned mask) {
+  std::string out;
+  for (std::size_t i = 0; i < model::kFeatures.size(); ++i) {
+    const bool on = (mask >> i & 1u) != 0;
+    if (on != model::kFeatures[i].default_on)
+      out += (out.empty() ? "" : ",") + std::string(on ? "" : "NO_") + std::string(model::kFeatures[i].name);
+  }
+  return out.empty() ? "(defaults)" : out;
+}
+
+// --features-all: the same search under every combination of the feature switches,
+// the defaults first, one line each; the first violating set's counterexample.
+int run_feature_sets(const ExploreFlags& f, const trace::Header& header, const std::vector<trace::Event>& prefix,
+                     const explore::Options& o) {
+  unsigned defaults = 0;
+  for (std::size_t i = 0; i < model::kFeatures.size(); ++i)
+    if (model::kFeatures[i].default_on) defaults |= 1u << i;
+  const unsigned sets = 1u << model::kFeatures.size();
+  std::cout << fmt::format("explore, every feature set ({}): {}\n", sets, explore::describe(header, o));
+  unsigned violated = 0;
+  std::string first_trace;
+  for (unsigned k = 0; k < sets; ++k) {
+    const unsigned mask = k ^ defaults;  // k = 0 is the defaults
+    trace::Header h = header;
+    h.features.clear();
+    for (std::size_t i = 0; i < model::kFeatures.size(); ++i)
+      h.features.emplace_back(std::string(model::kFeatures[i].name), (mask >> i & 1u) != 0);
+    const explore::Result r = explore::explore(h, prefix, o);
+    std::string verdict = "clean";
+    if (!r.violations.empty()) {
+      ++violated;
+      verdict = fmt::format("{} at depth {}", r.violations.front().property, r.violations.front().depth);
+      if (first_trace.empty()) first_trace = explore::counterexample_text(h, o, r);
+    }
+    std::cout << fmt::format("{}: {} states, {}\n", differences(mask), r.distinct, verdict);
+  }
+  std::cout << fmt::format("result: {} of {} feature sets violated\n", violated, sets);
+  if (!first_trace.empty()) {
+    if (!f.out.empty()) {
+      std::ofstream out(f.out);
+      if (!(out << first_trace)) throw UsageError(fmt::format("--out: cannot write {}", f.out));
+    } else {
+      std::cout << "\n" << first_trace;
+    }
+  }
+  return violated == 0 ? 0 : 1;
+}
+
 int run(const ExploreFlags& f, const CLI::App& cmd) {
   if (f.depth < 0 || f.depth > 64) throw UsageError("--depth: 0 .. 64");
   if (f.jobs < 1 || f.jobs > 256) throw UsageError("--jobs: 1 .. 256");
@@ -137,6 +188,10 @@ int run(const ExploreFlags& f, const CLI::App& cmd) {
         throw UsageError(fmt::format("--check/--skip: unknown property `{}`", p));
   if (!f.reach.empty()) o.reach = trace::parse_query_conjunction(f.reach, header, replay::vocabulary(), "--reach");
 
+  if (f.features_all) {
+    if (f.json || !f.reach.empty()) throw UsageError("--features-all prints one line per set: without --json or --reach");
+    return run_feature_sets(f, header, prefix, o);
+  }
   const std::string setting = explore::describe(header, o);
   if (!f.quiet && !f.json) std::cerr << "explore: " << setting << "\n";
   const explore::Progress progress = [&](int depth, const explore::Result& r) {
@@ -172,6 +227,8 @@ Run add_explore(CLI::App& app) {
   cmd->add_option("--hz", f->hz, "Tick rate (without a trace)")->capture_default_str();
   cmd->add_option("--features", f->features, "Feature words after the header's: NO_DELAY_DEQUEUE,NEXT_BUDDY,...");
   cmd->add_option("--inject", f->inject, "Historical bugs to switch on (comma-separated)");
+  cmd->add_flag("--features-all", f->features_all,
+                "The search under every combination of the feature switches (2^11), one line each");
   cmd->add_option("--depth", f->depth, "Events after the start state")->capture_default_str();
   cmd->add_option("--quantum", f->quantum, "The time grid: gaps between events are multiples of it")
       ->capture_default_str();

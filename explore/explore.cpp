@@ -10,6 +10,7 @@
 #include <ctime>          // CPU time of the report
 #include <memory>         // workers
 #include <thread>         // parallel expansion
+#include <type_traits>    // the profile with coverage probes
 
 #include "explore/canonical-inl.h"
 #include "explore/fingerprint_set.h"
@@ -18,6 +19,7 @@
 #include "replay/checked_run.h"
 #include "replay/model_config.h"
 #include "replay/query-inl.h"
+#include "runner/coverage.h"
 
 namespace eevdf::explore {
 namespace {
@@ -74,6 +76,13 @@ class Worker {
         base_(config, specs, sink_, options.selection),
         work_(config, specs, sink_, options.selection),
         canonical_(specs, options.symmetry) {
+    // The coverage probes count the transitions tried (work_), not the replays of
+    // known paths: each run's probe keeps its own tally across copies.
+    if constexpr (std::is_same_v<P, model::profile_6_18>) {
+      root_.template add_probe<runner::CoverageProbe>(replayed_);
+      base_.template add_probe<runner::CoverageProbe>(replayed_);
+      work_.template add_probe<runner::CoverageProbe>(coverage);
+    }
     for (const trace::Event& e : prefix) {
       const std::string reason = root_.apply(e);
       if (!reason.empty())
@@ -84,6 +93,7 @@ class Worker {
   }
 
   Run& root() { return root_; }
+  Run& scratch() { return base_; }  // free between expansions
   Recorder& sink() { return sink_; }
   Canonical<P>& canonical() { return canonical_; }
   std::uint64_t start_time() const { return start_time_; }
@@ -164,8 +174,10 @@ class Worker {
 
   std::vector<Candidate> candidates;
   Tally tally;
+  runner::ProbeCounts coverage{};
 
  private:
+  runner::ProbeCounts replayed_{};
   const Options& options_;
   Recorder sink_;
   Run root_, base_, work_;
@@ -207,8 +219,7 @@ Result run_search(const model::Config& config, const std::vector<model::TaskSpec
 
   // Depth 0: the start state, with the end-of-trace checks of the prefix.
   {
-    const auto start = std::make_unique<typename Worker<P>::Run>(config, specs, first.sink(), options.selection);
-    auto& base = *start;
+    auto& base = first.scratch();
     base.copy_state_from(first.root());
     const std::uint64_t fp = first.canonical().fingerprint(base.machine(), options.symmetry);
     visited.insert(fp);
@@ -291,6 +302,12 @@ Result run_search(const model::Config& config, const std::vector<model::TaskSpec
     if (progress) progress(depth + 1, result);
     stop = result.reached || (!result.violations.empty() && !options.keep_going);
   }
+  if constexpr (std::is_same_v<P, model::profile_6_18>)
+    for (std::size_t k = 0; k < runner::kProbeNames.size(); ++k) {
+      std::uint64_t n = 0;
+      for (const auto& w : workers) n += w->coverage[k];
+      result.coverage.emplace_back(runner::kProbeNames[k], n);
+    }
   result.stopped_early = stop;
   result.exhausted = !stop;
   result.collision_probability = visited.collision_probability();

@@ -9,6 +9,7 @@
 #include <functional>  // progress
 #include <map>         // per property
 #include <string>      // names
+#include <utility>     // coverage pairs
 #include <vector>      // paths
 
 #include "explore/moves.h"
@@ -72,6 +73,9 @@ struct Result {
   double cpu_seconds = 0;
   double wall_seconds = 0;
   bool symmetric_tasks = false, symmetric_cpus = false;
+  // The kernel paths the transitions took (runner/coverage.h's probes, by name; the
+  // 6.18 profile only): what the bounds reached and what they did not.
+  std::vector<std::pair<std::string, std::uint64_t>> coverage;
 };
 
 // Called after each depth (progress on stderr); may be empty.

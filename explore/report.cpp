@@ -71,6 +71,12 @@ std::string format_report(const std::string& setting, const Options& o, const Re
   s += fmt::format("speed: {:.0f} distinct states per CPU second ({} s CPU, {} s wall), memory {:.1f} MiB\n",
                    states_per_second(r), ms(r.cpu_seconds), ms(r.wall_seconds),
                    static_cast<double>(r.memory_bytes) / (1 << 20));
+  if (!r.coverage.empty()) {
+    s += "kernel paths taken (transitions):";
+    for (std::size_t k = 0; k < r.coverage.size(); ++k)
+      s += fmt::format("{}{} {}", k == 0 ? " " : ", ", r.coverage[k].first, r.coverage[k].second);
+    s += "\n";
+  }
   if (r.reach_asked)
     s += r.reached ? fmt::format("reach: reachable in {} events (the witness below)\n", r.witness.events.size())
                    : fmt::format("reach: not reachable within depth {}\n", o.depth);
@@ -115,6 +121,9 @@ nlohmann::json report_json(const trace::Header& h, const Options& o, const Resul
                    {"wall_seconds", r.wall_seconds},
                    {"states_per_cpu_second", states_per_second(r)},
                    {"violations", violations}};
+  nlohmann::json coverage = nlohmann::json::object();
+  for (const auto& [name, n] : r.coverage) coverage[name] = n;
+  if (!r.coverage.empty()) j["coverage"] = coverage;
   if (r.reach_asked) {
     nlohmann::json witness = nlohmann::json::array();
     for (const auto& e : r.witness.events) witness.push_back(trace::format_event(e));

@@ -342,8 +342,8 @@ class Property : public model::Observer<A> {
 
   // Makes this property's memory of the run `o`'s (a property of the same class in a
   // run of the same machine): the concrete class's copy assignment, installed by
-  // make_property. False for a property that cannot be copied (a probe counting
-  // into its owner's tally).
+  // make_property. False for a class that cannot be copied (one holding a
+  // reference).
   using Copier = void (*)(Property&, const Property&);
   void set_copier(Copier c) { copier_ = c; }
   bool copy_state_from(const Property& o) {
@@ -386,7 +386,7 @@ template <class Check, class A, class P, class... Args>
 std::unique_ptr<Property<A, P>> make_property(Env<A, P>& env, Args&&... args) {
   auto p = std::make_unique<Check>(env, std::forward<Args>(args)...);
   p->set_hooks(hooks_of<Check, A, P>());
-  if constexpr (std::is_copy_assignable_v<Check>)  // a probe that counts into its owner's tally is not
+  if constexpr (std::is_copy_assignable_v<Check>)
     p->set_copier([](Property<A, P>& to, const Property<A, P>& from) {
       static_cast<Check&>(to) = static_cast<const Check&>(from);
     });

@@ -41,7 +41,14 @@ using ProbeCounts = std::array<std::uint64_t, kProbeNames.size()>;
 class CoverageProbe final : public properties::Property<model::KernelArith> {
  public:
   using A = model::KernelArith;
-  CoverageProbe(properties::Env<A>& env, ProbeCounts& counts) : Property<A>(env), counts_(counts) {}
+  CoverageProbe(properties::Env<A>& env, ProbeCounts& counts) : Property<A>(env), counts_(&counts) {}
+  CoverageProbe(const CoverageProbe&) = default;
+  // A run continued from a copy (explore) counts into its own tally.
+  CoverageProbe& operator=(const CoverageProbe& o) {
+    Property<A>::operator=(o);
+    io_sleep_ = o.io_sleep_;
+    return *this;
+  }
   std::string_view name() const override { return "coverage"; }
 
   void before_event(const trace::Event& e) override;
@@ -57,8 +64,8 @@ class CoverageProbe final : public properties::Property<model::KernelArith> {
   void picked(const model::rq<A>&, const entity* se, bool buddy) override;
 
  private:
-  void hit(Probe p) { ++counts_[static_cast<std::size_t>(p)]; }
-  ProbeCounts& counts_;
+  void hit(Probe p) { ++(*counts_)[static_cast<std::size_t>(p)]; }
+  ProbeCounts* counts_;
   bool io_sleep_ = false;  // the current event is `sleep ... io`
 };
 

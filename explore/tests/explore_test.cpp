@@ -110,6 +110,19 @@ TEST_CASE("one task, fork and tick: a tick without time changes nothing", "[expl
   CHECK(transitions(r) == std::vector<std::uint64_t>{0, 2, 2, 2});
 }
 
+// One task on one CPU forks, then sleeps in each of the three ways: alone it is
+// eligible, so each sleep completes at once, and two of them (io, io=noacct) are
+// counted in nr_iowait; none is delayed.
+TEST_CASE("coverage counts the kernel paths the transitions took", "[explore]") {
+  Options o = only({Verb::fork, Verb::sleep}, 2, 0);
+  const Result r = eevdf::explore::explore(machine(1, 1), {}, o);
+  std::map<std::string, std::uint64_t> hits(r.coverage.begin(), r.coverage.end());
+  CHECK(transitions(r) == std::vector<std::uint64_t>{0, 1, 3});
+  CHECK(hits.at("io sleep counted") == 2);
+  CHECK(hits.at("delayed entry") == 0);
+  CHECK(hits.at("io sleep hidden by delay") == 0);
+}
+
 TEST_CASE("the result does not depend on the number of workers", "[explore]") {
   Options o;
   o.depth = 4;
@@ -121,6 +134,7 @@ TEST_CASE("the result does not depend on the number of workers", "[explore]") {
   const Result three = eevdf::explore::explore(h, {}, o);
   CHECK(states(one) == states(three));
   CHECK(transitions(one) == transitions(three));
+  CHECK(one.coverage == three.coverage);
   REQUIRE(one.violations.size() == three.violations.size());
   for (std::size_t i = 0; i < one.violations.size(); ++i) {
     CHECK(one.violations[i].property == three.violations[i].property);
