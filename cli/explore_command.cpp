@@ -250,15 +250,7 @@ Run add_explore(CLI::App& app) {
   cmd->add_flag("--json", f->json, "The report as JSON");
   cmd->add_flag("--quiet", f->quiet, "No progress lines");
   return [f, cmd] {
-    try {
-      return run(*f, *cmd);
-    } catch (const UsageError& e) {
-      std::cerr << "eevdf-check explore: " << e.what() << "\n";
-      return 2;
-    } catch (const trace::TraceError& e) {
-      std::cerr << e.what() << "\n";
-      return 2;
-    }
+    return exit_2_on_bad_input("explore", [&] { return run(*f, *cmd); });
   };
 }
 

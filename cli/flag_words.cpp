@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <iostream>
+
 #include "model/features.h"
 #include "trace/error.h"
 #include "trace/units.h"
@@ -43,6 +45,17 @@ std::uint64_t duration_flag(const std::string& flag, const std::string& text) {
   if (d.error != trace::DurationError::none || d.ns == 0)
     throw UsageError(fmt::format("{}: `{}` is not a positive duration (10s, 500ms, ...)", flag, text));
   return d.ns;
+}
+
+int exit_2_on_bad_input(const char* command, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const UsageError& e) {
+    std::cerr << "eevdf-check " << command << ": " << e.what() << "\n";
+  } catch (const trace::TraceError& e) {
+    std::cerr << e.what() << "\n";
+  }
+  return 2;
 }
 
 }  // namespace eevdf::cli

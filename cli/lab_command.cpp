@@ -180,15 +180,7 @@ Run add_lab(CLI::App& app) {
   cmd->add_option("--skip", f->skip, "Not these properties");
   cmd->add_flag("--json", f->json, "The tables as JSON");
   return [f] {
-    try {
-      return run(*f);
-    } catch (const UsageError& e) {
-      std::cerr << "eevdf-check lab: " << e.what() << "\n";
-      return 2;
-    } catch (const trace::TraceError& e) {
-      std::cerr << e.what() << "\n";
-      return 2;
-    }
+    return exit_2_on_bad_input("lab", [&] { return run(*f); });
   };
 }
 
