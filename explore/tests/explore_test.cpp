@@ -273,3 +273,21 @@ TEST_CASE("reach: a bad query names its column", "[explore]") {
   CHECK(column_of("state 1 sleepy") == 9);         // no such state
   CHECK(column_of("measure lag_bound < 1") == 1);  // not one state's
 }
+
+// The 6.12 profile stashes curr's deadline in vlag: its states are fingerprinted with
+// that time relative to v0, and the reductions keep every state there too.
+TEST_CASE("6.12: POR keeps every state, symmetry merges", "[explore]") {
+  auto h = machine(2, 2);
+  h.kernel = "6.12";
+  Options o;
+  o.depth = 4;
+  o.symmetry = false;
+  const Result with_por = eevdf::explore::explore(h, {}, o);
+  o.por = false;
+  const Result without = eevdf::explore::explore(h, {}, o);
+  CHECK(states(with_por) == states(without));
+  CHECK(with_por.transitions < without.transitions);
+  CHECK(with_por.violations.empty());
+  o.symmetry = true;
+  CHECK(eevdf::explore::explore(h, {}, o).distinct < without.distinct);
+}
