@@ -895,8 +895,8 @@ class LagBound final : public Property<A, P> {
   bool settled_without_walk(const TouchedCpu<A>& at, bool pass_fail, const value& limit) {
     if constexpr (brute::kernel_arith<A>) {
       const auto c = static_cast<std::size_t>(at.cpu);
-      if (c >= walks_.size() || !walks_[c].valid) return false;
-      LastWalk& last = walks_[c];
+      if (c >= walks_.last.size() || !walks_.last[c].valid) return false;
+      LastWalk& last = walks_.last[c];
       const QueueFacts<A>& facts = at.facts;
       const bool followed = facts.entries_since(last.entered, [&](const typename QueueFacts<A>::TreeEntry& entry) {
         if (!kSteady && entry.delayed) return;
@@ -933,8 +933,8 @@ class LagBound final : public Property<A, P> {
       const QueueFacts<A>& facts = at.facts;
       const Walk w = walk_lags(facts);
       const auto c = static_cast<std::size_t>(at.cpu);
-      if (walks_.size() <= c) walks_.resize(c + 1);
-      walks_[c] = {true, facts.entered, w.V, w.tree_worst, w.tree_w_max};
+      if (walks_.last.size() <= c) walks_.last.resize(c + 1);
+      walks_.last[c] = {true, facts.entered, w.V, w.tree_worst, w.tree_w_max};
       worst = w.worst;
     } else {
       for (const auto& row : lags_->rows(this->env_, at.cpu))
@@ -1050,7 +1050,18 @@ class LagBound final : public Property<A, P> {
     value tree_worst{};
     std::uint64_t tree_w_max = 0;
   };
-  std::vector<LastWalk> walks_;
+  // Keyed by the Env's recount (its `entered` count), which a copied run takes
+  // afresh (CheckedRun::copy_state_from): a copy starts with no walk to follow.
+  struct Walks {
+    std::vector<LastWalk> last;
+    Walks() = default;
+    Walks(const Walks&) = default;
+    Walks& operator=(const Walks&) {
+      last.clear();
+      return *this;
+    }
+  };
+  Walks walks_;
   std::uint64_t fit_slice_ = 0, fit_q_ = 0;  // fits_tick's last question (q = 0: none yet)
   bool fits_ = false;
   std::vector<char> changed_;        // per CPU: its queue may have changed in this event
