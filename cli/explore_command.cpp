@@ -8,8 +8,10 @@
 
 #include "cli/commands.h"
 #include "cli/flag_words.h"
+#include "cli/kernel_tree_option.h"
 #include "explore/explore.h"
 #include "explore/report.h"
+#include "explore/tree.h"
 #include "model/features.h"
 #include "model/injections.h"
 #include "replay/vocabulary.h"
@@ -38,6 +40,7 @@ struct ExploreFlags {
   std::string out;
   bool json = false, quiet = false;
   bool features_all = false;
+  std::string tree;  // --kernel-tree
 };
 
 trace::Header make_header(const ExploreFlags& f, const CLI::App& cmd, std::vector<trace::Event>& prefix) {
@@ -59,8 +62,10 @@ trace::Header make_header(const ExploreFlags& f, const CLI::App& cmd, std::vecto
     if (f.cpus < 1 || f.cpus > 16) throw UsageError("--cpus: 1 .. 16");
     if (f.tasks < 1 || f.tasks > 16) throw UsageError("--tasks: 1 .. 16");
     if (f.kernel != "6.18" && f.kernel != "6.12") throw UsageError("--kernel: 6.18 or 6.12");
+    // A tree runs its own profile's traces: without --kernel, the tree's.
+    const std::string kernel = !f.tree.empty() && cmd.count("--kernel") == 0 ? explore::selected_tree_profile() : f.kernel;
     if (f.hz < 1 || f.hz > 100000) throw UsageError("--hz: 1 .. 100000");
-    if (f.kernel != "6.18") h.kernel = f.kernel;
+    if (kernel != "6.18") h.kernel = kernel;
     trace::TopologySpec topo;
     topo.sockets = 1;
     topo.cores_per_socket = f.cpus;
@@ -170,6 +175,9 @@ int run_feature_sets(const ExploreFlags& f, const trace::Header& header, const s
 int run(const ExploreFlags& f, const CLI::App& cmd) {
   if (f.depth < 0 || f.depth > 64) throw UsageError("--depth: 0 .. 64");
   if (f.jobs < 1 || f.jobs > 256) throw UsageError("--jobs: 1 .. 256");
+  if (!f.tree.empty() && f.features_all)
+    throw UsageError("--features-all explores the reference; with --kernel-tree give the features with --features");
+  if (select_kernel_tree(f.tree) != 0) return 2;
   std::vector<trace::Event> prefix;
   const trace::Header header = make_header(f, cmd, prefix);
   explore::Options o;
@@ -181,11 +189,14 @@ int run(const ExploreFlags& f, const CLI::App& cmd) {
   o.jobs = f.jobs;
   o.keep_going = f.keep_going;
   o.start_file = f.trace;
+  o.kernel_tree = !f.tree.empty();
   o.selection = {words(f.check), words(f.skip)};
   for (const auto& list : {o.selection.check, o.selection.skip})
     for (const std::string& p : list)
       if (!trace::Vocabulary::contains(replay::vocabulary().properties, p))
         throw UsageError(fmt::format("--check/--skip: unknown property `{}`", p));
+  for (const std::string& p : o.selection.check)
+    if (const std::string why = explore::unjudged(p, header, o); !why.empty()) throw UsageError("--check " + why);
   if (!f.reach.empty()) o.reach = trace::parse_query_conjunction(f.reach, header, replay::vocabulary(), "--reach");
 
   if (f.features_all) {
@@ -225,6 +236,10 @@ Run add_explore(CLI::App& app) {
   cmd->add_option("--tasks", f->tasks, "Tasks declared alike (without a trace)")->capture_default_str();
   cmd->add_option("--kernel", f->kernel, "The profile: 6.18 or 6.12 (without a trace)")->capture_default_str();
   cmd->add_option("--hz", f->hz, "Tick rate (without a trace)")->capture_default_str();
+  cmd->add_option("--kernel-tree", f->tree,
+                  "Explore the fair.c of this kernel tree (kernel-src, judged by its mirror; `builtin`: Debian's "
+                  "6.12) instead of the reference")
+      ->type_name("DIR");
   cmd->add_option("--features", f->features, "Feature words after the header's: NO_DELAY_DEQUEUE,NEXT_BUDDY,...");
   cmd->add_option("--inject", f->inject, "Historical bugs to switch on (comma-separated)");
   cmd->add_flag("--features-all", f->features_all,

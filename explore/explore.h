@@ -9,6 +9,7 @@
 #include <functional>  // progress
 #include <map>         // per property
 #include <string>      // names
+#include <string_view> // property names
 #include <utility>     // coverage pairs
 #include <vector>      // paths
 
@@ -31,6 +32,9 @@ struct Options {
   std::vector<trace::Expect> reach;  // a conjunction: stop at the first state where it holds
   properties::Selection selection;
   std::string start_file;            // the start trace's name, for an error in its events
+  // Explore the selected kernel tree's fair.c (replay/kernel_tree.h) instead of the
+  // reference: each state rebuilt by replaying its path on the tree (explore/tree.h).
+  bool kernel_tree = false;
 };
 
 // One depth of the search (0: the start state).
@@ -55,6 +59,7 @@ struct Counterexample {
   Path path;
   std::string values;
   std::string explanation;
+  std::string finding;  // the known finding it matches (properties/findings.h), or ""
 };
 
 struct Result {
@@ -65,6 +70,9 @@ struct Result {
   bool exhausted = false;            // no state left unexpanded within the depth bound
   bool stopped_early = false;        // a violation or the reach query stopped it
   std::vector<Counterexample> violations;  // by depth, then order
+  // The known findings met (properties/findings.h), the first of each: reported
+  // apart, like `run`'s, they neither stop the search nor fail it.
+  std::vector<Counterexample> findings;
   bool reach_asked = false;
   bool reached = false;
   Path witness;                      // the shortest path to a state where `reach` holds
@@ -82,9 +90,15 @@ struct Result {
 using Progress = std::function<void(int depth, const Result&)>;
 
 // Explores from the state after `prefix` (applied to the header's machine). Throws
-// trace::TraceError when the header or the prefix is bad input (the prefix's own
-// violations are judged too: they make a depth-0 counterexample).
+// trace::TraceError when the header or the prefix is bad input, or when the selected
+// tree cannot run them (the prefix's own violations are judged too: they make a
+// depth-0 counterexample).
 Result explore(const trace::Header& header, const std::vector<trace::Event>& prefix, const Options& options,
                const Progress& progress = {});
+
+// Why the search of `options` does not judge property `name` ("": it does): explore
+// judges the per-event properties in the kernel arithmetic on one implementation
+// (the reference, or a tree by its mirror).
+std::string unjudged(std::string_view name, const trace::Header& header, const Options& options);
 
 }  // namespace eevdf::explore

@@ -6,21 +6,6 @@
 namespace eevdf::explore {
 
 template <class M>
-trace::Event to_event(const M& m, const Move& move, std::uint64_t t, int line) {
-  trace::Event e;
-  e.line = line;
-  e.time_ns = t;
-  e.verb = move.verb;
-  if (move.task >= 0) e.task = m.tasks().at(static_cast<std::size_t>(move.task)).id;
-  if (move.cpu == -2) e.all_cpus = true;
-  if (move.cpu >= 0) e.cpu = move.cpu;
-  e.io = move.io;
-  e.nice = move.nice;
-  e.slice_ns = std::uint64_t{move.slice_us} * 1000;
-  return e;
-}
-
-template <class M>
 void enabled_moves(const M& m, const Alphabet& a, std::vector<Move>& out) {
   using trace::Verb;
   out.clear();

@@ -1,5 +1,7 @@
 #include "explore/moves.h"
 
+#include <tuple>  // the order of moves
+
 namespace eevdf::explore {
 
 namespace {
@@ -9,6 +11,20 @@ auto order_key(const Move& m, std::uint64_t footprint) {
   return std::tuple(lowest, static_cast<int>(m.verb), m.task, m.cpu, static_cast<int>(m.io), m.nice, m.slice_us);
 }
 }  // namespace
+
+trace::Event to_event(const std::vector<int>& ids, const Move& move, std::uint64_t t, int line) {
+  trace::Event e;
+  e.line = line;
+  e.time_ns = t;
+  e.verb = move.verb;
+  if (move.task >= 0) e.task = ids.at(static_cast<std::size_t>(move.task));
+  if (move.cpu == -2) e.all_cpus = true;
+  if (move.cpu >= 0) e.cpu = move.cpu;
+  e.io = move.io;
+  e.nice = move.nice;
+  e.slice_ns = std::uint64_t{move.slice_us} * 1000;
+  return e;
+}
 
 bool commute_and_sorted_after(const Move& last, std::uint64_t last_footprint, const Move& next,
                               std::uint64_t next_footprint) {

@@ -2,6 +2,7 @@
 // enables, each after a gap of 0..max_gap quanta, and which two of them commute.
 #pragma once
 
+#include <array>    // verbs
 #include <cstdint>  // times
 #include <vector>   // moves
 
@@ -35,9 +36,16 @@ struct Move {
   bool operator==(const Move&) const = default;
 };
 
-// The trace event of `m` at time `t` for the machine's tasks (ids from indices).
+// The trace event of `move` at time `t`; `ids`: the task ids by index.
+trace::Event to_event(const std::vector<int>& ids, const Move& move, std::uint64_t t, int line);
+
+// The ids of `m`'s tasks by index.
 template <class M>
-trace::Event to_event(const M& m, const Move& move, std::uint64_t t, int line);
+std::vector<int> task_ids(const M& m) {
+  std::vector<int> ids;
+  for (const auto& p : m.tasks()) ids.push_back(p.id);
+  return ids;
+}
 
 // The moves enabled in `m`'s state, in a fixed order (task by task, then the CPUs):
 // every verb the state's tasks allow (docs/TRACE_FORMAT.md, which verb is legal in

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "explore/tree.h"
 #include "trace/writer.h"
 
 namespace eevdf::explore {
@@ -23,7 +24,8 @@ std::string verbs_of(const Alphabet& a) {
 
 std::string describe(const trace::Header& h, const Options& o) {
   const Alphabet& a = o.alphabet;
-  std::string s = fmt::format("kernel {}, {} CPUs, {} tasks, depth {}, quantum {} ns, gaps 0..{}, verbs {}",
+  std::string s = o.kernel_tree ? selected_tree_name() + ", " : std::string();
+  s += fmt::format("kernel {}, {} CPUs, {} tasks, depth {}, quantum {} ns, gaps 0..{}, verbs {}",
                               h.kernel.value_or("6.18"), h.topology_or_default().ncpus(), h.tasks.size(), o.depth,
                               a.quantum_ns, a.max_gap, verbs_of(a));
   if (!a.nices.empty()) s += fmt::format(", nices {}", fmt::join(a.nices, ","));
@@ -66,7 +68,7 @@ std::string format_report(const std::string& setting, const Options& o, const Re
                    r.symmetric_tasks ? "tasks" : "nothing", r.symmetric_cpus ? " and CPUs" : "");
   s += o.symmetry_stats ? fmt::format(" merged {} transitions into known states\n", merged)
                         : std::string(" (--symmetry-stats counts its merges)\n");
-  if (illegal > 0) s += fmt::format("moves the model refused: {}\n", illegal);
+  if (illegal > 0) s += fmt::format("moves the implementation refused: {}\n", illegal);
   s += fmt::format("fingerprints: 64-bit, probability of a collision among them <= {:.2g}\n", r.collision_probability);
   s += fmt::format("speed: {:.0f} distinct states per CPU second ({} s CPU, {} s wall), memory {:.1f} MiB\n",
                    states_per_second(r), ms(r.cpu_seconds), ms(r.wall_seconds),
@@ -80,8 +82,10 @@ std::string format_report(const std::string& setting, const Options& o, const Re
   if (r.reach_asked)
     s += r.reached ? fmt::format("reach: reachable in {} events (the witness below)\n", r.witness.events.size())
                    : fmt::format("reach: not reachable within depth {}\n", o.depth);
+  for (const Counterexample& c : r.findings)
+    s += fmt::format("known finding {} ({}) at depth {}: {}\n", c.finding, c.property, c.depth, c.values);
   if (r.violations.empty()) {
-    s += "result: clean\n";
+    s += r.findings.empty() ? "result: clean\n" : "result: no violation but known findings\n";
   } else {
     for (const Counterexample& c : r.violations)
       s += fmt::format("violation {} at depth {}: {} ({})\n", c.property, c.depth, c.values, c.explanation);
@@ -99,13 +103,17 @@ nlohmann::json report_json(const trace::Header& h, const Options& o, const Resul
                       {"merged_symmetry", l.merged_symmetry},
                       {"illegal", l.illegal},
                       {"seconds", l.seconds}});
-  nlohmann::json violations = nlohmann::json::array();
-  for (const Counterexample& c : r.violations) {
-    nlohmann::json events = nlohmann::json::array();
-    for (const auto& e : c.path.events) events.push_back(trace::format_event(e));
-    violations.push_back(
-        {{"property", c.property}, {"depth", c.depth}, {"values", c.values}, {"explanation", c.explanation}, {"events", events}});
-  }
+  const auto list = [](const std::vector<Counterexample>& cs) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Counterexample& c : cs) {
+      nlohmann::json events = nlohmann::json::array();
+      for (const auto& e : c.path.events) events.push_back(trace::format_event(e));
+      out.push_back(
+          {{"property", c.property}, {"depth", c.depth}, {"values", c.values}, {"explanation", c.explanation}, {"events", events}});
+      if (!c.finding.empty()) out.back()["finding"] = c.finding;
+    }
+    return out;
+  };
   nlohmann::json j{{"setting", describe(h, o)},
                    {"depth_bound", o.depth},
                    {"levels", levels},
@@ -120,7 +128,8 @@ nlohmann::json report_json(const trace::Header& h, const Options& o, const Resul
                    {"cpu_seconds", r.cpu_seconds},
                    {"wall_seconds", r.wall_seconds},
                    {"states_per_cpu_second", states_per_second(r)},
-                   {"violations", violations}};
+                   {"violations", list(r.violations)},
+                   {"findings", list(r.findings)}};
   nlohmann::json coverage = nlohmann::json::object();
   for (const auto& [name, n] : r.coverage) coverage[name] = n;
   if (!r.coverage.empty()) j["coverage"] = coverage;
@@ -147,6 +156,13 @@ std::string counterexample_text(const trace::Header& header, const Options& o, c
     t.header.preamble.push_back(fmt::format(" after the start state; {}).", describe(header, o)));
     for (const Counterexample& same : r.violations)  // every property the same path violated
       if (same.path.events == c.path.events) t.header.expect_violations.push_back(same.property);
+    path = &c.path;
+  } else if (!r.findings.empty() && !r.reach_asked) {
+    const Counterexample& c = r.findings.front();
+    t.header.preamble.push_back(fmt::format(" eevdf-check explore: the shortest path to the known finding {} ({} events",
+                                            c.finding, c.depth));
+    t.header.preamble.push_back(fmt::format(" after the start state; {}).", describe(header, o)));
+    t.header.expect_findings.push_back(c.finding);
     path = &c.path;
   } else if (r.reached) {
     t.header.preamble.push_back(" eevdf-check explore: the shortest path to a state where the --reach query holds");

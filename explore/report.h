@@ -14,8 +14,9 @@ std::string describe(const trace::Header& header, const Options& options);
 std::string format_progress(int depth, const Result& r);
 std::string format_report(const std::string& setting, const Options& options, const Result& r);
 nlohmann::json report_json(const trace::Header& header, const Options& options, const Result& r);
-// The first violation's path with `expect violation P` in its header, else the reach
-// witness with the query's `expect` lines after its last event; "" when neither.
+// The first violation's path with `expect violation P` in its header; else, without
+// --reach, the first known finding's with `expect finding F`; else the reach witness
+// with the query's `expect` lines after its last event; "" when none.
 std::string counterexample_text(const trace::Header& header, const Options& options, const Result& r);
 
 }  // namespace eevdf::explore

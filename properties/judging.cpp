@@ -17,12 +17,15 @@ std::string_view command(Asker a) {
     case Asker::replay: return "replay";
     case Asker::run: return "run";
     case Asker::shrink: return "shrink";
+    case Asker::explore: return "explore";
   }
   return "?";
 }
 
 // What switches on the differential that judges `name`, in `asker`'s flags.
 std::string differential_hint(std::string_view name, Asker asker) {
+  if (asker == Asker::explore)
+    return "explore runs one implementation; replay its traces with --diff, --diff=ideal or --model=kernel-src";
   if (name == "fast_matches_reference")
     return asker == Asker::run ? "add --diff-every N (1: every trace)" : "add --diff (replay --diff)";
   if (name == "ideal_tracks_kernel")
@@ -60,8 +63,9 @@ std::string unjudged(std::string_view name, const Judging& j, Asker asker) {
   }
   if (const std::string_view why = kernel_src_only(name); !why.empty() && !j.kernel_src)
     return fmt::format("{} ({}): {}", head, why,
-                       asker == Asker::run ? "add --model kernel-src, or --kernel-tree DIR"
-                                           : "add --model=kernel-src, or --kernel-tree DIR");
+                       asker == Asker::run       ? "add --model kernel-src, or --kernel-tree DIR"
+                       : asker == Asker::explore ? "add --kernel-tree DIR"
+                                                 : "add --model=kernel-src, or --kernel-tree DIR");
   const bool in_kernel = j.kernel_arith && runs_in(*info, true);
   const bool in_ideal = j.ideal_arith && runs_in(*info, false);
   if (in_kernel && j.kernel_src && !j.reference_lockstep && !judged_on_tree(name, j.tree)) {

@@ -33,7 +33,7 @@ struct Judging {
 };
 
 // Whose flags a hint names.
-enum class Asker { replay, run, shrink };
+enum class Asker { replay, run, shrink, explore };
 
 // "" when `name` is judged under `j` (or is not a catalogued name: the caller's
 // parser rejects those); else why not, and what to add to judge it.

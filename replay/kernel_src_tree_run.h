@@ -39,6 +39,15 @@ class KernelSrcTreeRun {
   bool measure(std::string_view name, std::string& numerator, std::string& denominator) const;
   void tally(std::map<std::string, std::uint64_t>& evaluated) const;
   const kernel_src::Machine& kernel_src() const { return *kernel_src_; }
+  // Whether no selected property is judged on the tree (its mirror is then never loaded).
+  bool judges_nothing() const { return mirror_->empty(); }
+  // The mirror's machine when the tree is judged by P's forms, else nullptr. It holds
+  // the tree's whole state after finish() (before, the CPUs the last event touched).
+  template <class P>
+  const model::Machine<model::KernelArith, P>* mirror() const {
+    const auto* m = dynamic_cast<const BasicKernelSrcMirror<P>*>(mirror_.get());
+    return m == nullptr ? nullptr : &m->machine();
+  }
 
  private:
   std::unique_ptr<kernel_src::Machine> kernel_src_;
