@@ -26,7 +26,7 @@ using search::Levels;
 using search::Node;
 
 template <class P>
-class Worker {
+class Worker : public search::Expansion {
  public:
   using Run = replay::CheckedRun<KernelArith, P>;
 
@@ -70,9 +70,7 @@ class Worker {
 
   // Expands nodes [begin, end) of level `depth` into candidates.
   void expand(const Levels& levels, int depth, std::size_t begin, std::size_t end) {
-    candidates.clear();
-    sink_.found.clear();
-    tally = {};
+    reset(sink_);
     const auto& level = levels[static_cast<std::size_t>(depth)];
     for (std::size_t i = begin; i < end; ++i) {
       const Node& node = level[i];
@@ -87,11 +85,7 @@ class Worker {
       enabled_moves(base_.machine(), options_.alphabet, moves_);
       for (const Move& move : moves_) {
         const std::uint64_t fp_cpus = footprint(base_.machine(), move);
-        if (options_.por && depth > 0 && !node.por_free &&
-            commute_and_sorted_after(node.move, node.footprint, move, fp_cpus)) {
-          ++tally.pruned;
-          continue;
-        }
+        if (pruned(options_, depth, node, move, fp_cpus)) continue;
         work_.copy_state_from(base_);
         const auto first = static_cast<std::uint32_t>(sink_.found.size());
         const trace::Event e = paths_.event(move, t, depth + 1);
@@ -123,9 +117,6 @@ class Worker {
       if (!replay::evaluate(m, x).ok) return false;
     return true;
   }
-
-  std::vector<Candidate> candidates;
-  search::Tally tally;
 
  private:
   runner::ProbeCounts coverage_{}, replayed_{};

@@ -31,7 +31,7 @@ std::vector<int> ids_of(const std::vector<model::TaskSpec>& specs) {
 }
 
 template <class P>
-class TreeWorker {
+class TreeWorker : public search::Expansion {
  public:
   using Run = replay::KernelSrcTreeRun;
   using Mirror = model::Machine<model::KernelArith, P>;
@@ -71,9 +71,7 @@ class TreeWorker {
 
   // Expands nodes [begin, end) of level `depth` into candidates.
   void expand(const Levels& levels, int depth, std::size_t begin, std::size_t end) {
-    candidates.clear();
-    sink_.found.clear();
-    tally = {};
+    reset(sink_);
     const auto& level = levels[static_cast<std::size_t>(depth)];
     for (std::size_t i = begin; i < end; ++i) {
       const search::Node& node = level[i];
@@ -90,11 +88,7 @@ class TreeWorker {
       }
       for (std::size_t k = 0; k < moves_.size(); ++k) {
         const Move& move = moves_[k];
-        if (options_.por && depth > 0 && !node.por_free &&
-            commute_and_sorted_after(node.move, node.footprint, move, footprints_[k])) {
-          ++tally.pruned;
-          continue;
-        }
+        if (pruned(options_, depth, node, move, footprints_[k])) continue;
         const std::unique_ptr<Run> work = rebuilt(path);
         const auto first = static_cast<std::uint32_t>(sink_.found.size());
         if (!work->apply(paths_.event(move, t, depth + 1)).empty()) {
@@ -119,9 +113,6 @@ class TreeWorker {
       }
     }
   }
-
-  std::vector<Candidate> candidates;
-  search::Tally tally;
 
  private:
   // A fresh run of the tree at the end of the prefix and `path`, their checks muted

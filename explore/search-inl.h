@@ -62,6 +62,27 @@ struct Tally {
   std::uint64_t pruned = 0, illegal = 0;
 };
 
+// What a worker's expand() leaves for the merge: its candidates and tallies, the
+// violations they point into in its Recorder.
+struct Expansion {
+  std::vector<Candidate> candidates;
+  Tally tally;
+  // At the start of an expansion: the last level's results gone.
+  void reset(Recorder& sink) {
+    candidates.clear();
+    sink.found.clear();
+    tally = {};
+  }
+  // Whether partial-order reduction leaves out `move` (changing `cpus`) after the move
+  // that led to `node` at `depth`; counted.
+  bool pruned(const Options& o, int depth, const Node& node, const Move& move, std::uint64_t cpus) {
+    if (!o.por || depth == 0 || node.por_free || !commute_and_sorted_after(node.move, node.footprint, move, cpus))
+      return false;
+    ++tally.pruned;
+    return true;
+  }
+};
+
 // The start state, as a worker saw it: its fingerprints and whether `reach` holds.
 struct Start {
   std::uint64_t fp = 0, exact_fp = 0;
@@ -112,6 +133,7 @@ inline double cpu_now() { return static_cast<double>(std::clock()) / CLOCKS_PER_
 // its end-of-trace checks run), expand(levels, depth, begin, end) into `candidates`
 // and `tally`, sink() (the violations candidates point into), paths(), the symmetry
 // in force (symmetric_tasks(), symmetric_cpus()) and coverage() (nullptr: none kept).
+// Workers derive from Expansion.
 template <class W, class... Args>
 Result run(const std::vector<trace::Event>& prefix, const Options& options, const Progress& progress,
            const Args&... args) {
