@@ -6,8 +6,9 @@
 
 namespace eevdf::bench {
 
-ExploreMeasurement explore_bench(int depth, int repetitions) {
+ExploreMeasurement explore_bench(int depth, int repetitions, const std::string& kernel, bool kernel_tree) {
   trace::Header h;
+  if (kernel != "6.18") h.kernel = kernel;
   trace::TopologySpec topo;
   topo.sockets = 1;
   topo.cores_per_socket = 2;
@@ -19,6 +20,7 @@ ExploreMeasurement explore_bench(int depth, int repetitions) {
   }
   explore::Options o;
   o.depth = depth;
+  o.kernel_tree = kernel_tree;
   ExploreMeasurement m;
   m.depth = depth;
   for (int r = 0; r < repetitions; ++r) {

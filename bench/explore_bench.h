@@ -1,9 +1,11 @@
 // The explorer's speed (docs/BENCHMARKS.md, "The explorer"): distinct states per CPU
 // second of `explore` on 2 CPUs and 3 tasks with the default alphabet and features,
-// one worker, every property judged at every transition.
+// one worker, every property judged at every transition; on the reference, or on the
+// kernel tree selected (replay/kernel_tree.h).
 #pragma once
 
 #include <cstdint>  // counts
+#include <string>   // profiles
 
 namespace eevdf::bench {
 
@@ -16,6 +18,9 @@ struct ExploreMeasurement {
   double transitions_per_cpu_s() const { return cpu_s > 0 ? static_cast<double>(transitions) / cpu_s : 0; }
 };
 
-ExploreMeasurement explore_bench(int depth, int repetitions);
+// `kernel`: the profile ("6.18", "6.12"); `kernel_tree`: explore the selected tree,
+// whose profile `kernel` must be.
+ExploreMeasurement explore_bench(int depth, int repetitions, const std::string& kernel = "6.18",
+                                 bool kernel_tree = false);
 
 }  // namespace eevdf::bench

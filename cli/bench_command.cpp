@@ -11,6 +11,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "bench/bench.h"
 #include "bench/explore_bench.h"
@@ -18,6 +19,7 @@
 #include "bench/shrink_bench.h"
 #include "cli/commands.h"
 #include "cli/kernel_tree_option.h"
+#include "explore/tree.h"
 #include "model/fast/fast_machine.h"
 #include "replay/replay.h"
 #include "replay/vocabulary.h"
@@ -43,8 +45,41 @@ struct BenchFlags {
   int explore_depth = 6;
 };
 
+// `bench --explore --kernel-tree DIR`: the tree's explore beside the reference's of
+// its profile, in one run.
+int run_explore_tree(const BenchFlags& f) {
+  const std::string profile = explore::selected_tree_profile();
+  const bench::ExploreMeasurement ref = bench::explore_bench(f.explore_depth, f.repetitions, profile);
+  const bench::ExploreMeasurement tree = bench::explore_bench(f.explore_depth, f.repetitions, profile, true);
+  const auto row = [](const bench::ExploreMeasurement& m) {
+    return nlohmann::ordered_json{{"distinct_states", m.distinct},
+                                  {"transitions", m.transitions},
+                                  {"cpu_s", m.cpu_s},
+                                  {"states_per_cpu_s", m.states_per_cpu_s()}};
+  };
+  const double ratio = tree.states_per_cpu_s() > 0 ? ref.states_per_cpu_s() / tree.states_per_cpu_s() : 0;
+  if (f.json) {
+    std::cout << nlohmann::ordered_json{{"depth", f.explore_depth},
+                                        {"profile", profile},
+                                        {"tree", explore::selected_tree_name()},
+                                        {"reference", row(ref)},
+                                        {"kernel_tree", row(tree)},
+                                        {"reference_over_tree", ratio}}
+                     .dump(2)
+              << "\n";
+    return 0;
+  }
+  for (const auto& [name, m] : {std::pair{"reference " + profile, ref}, std::pair{explore::selected_tree_name(), tree}})
+    std::cout << fmt::format("explore --cpus 2 --tasks 3 --depth {} on {}: {} distinct states, {} transitions, {:.2f} s "
+                             "of CPU (best of {}): {:.0f} distinct states per CPU s\n",
+                             m.depth, name, m.distinct, m.transitions, m.cpu_s, f.repetitions, m.states_per_cpu_s());
+  std::cout << fmt::format("the reference explores {:.1f}x as many states per CPU s as the tree\n", ratio);
+  return 0;
+}
+
 // `bench --explore`: distinct states per CPU second of explore (2 CPUs, 3 tasks).
 int run_explore(const BenchFlags& f) {
+  if (!f.kernel_tree.empty()) return run_explore_tree(f);
   const bench::ExploreMeasurement m = bench::explore_bench(f.explore_depth, f.repetitions);
   if (f.json) {
     std::cout << nlohmann::ordered_json{{"depth", m.depth},
@@ -314,7 +349,9 @@ Run add_bench(CLI::App& app) {
   auto f = std::make_shared<BenchFlags>();
   CLI::App* cmd = app.add_subcommand("bench", "Events/s of each model on the fixed benchmark traces");
   cmd->add_option("traces", f->traces, "Trace files (.trace or .trace.xz; default: bench/traces/)");
-  cmd->add_flag("--explore", f->explore, "The explorer's speed: distinct states per CPU s on 2 CPUs, 3 tasks (one worker)");
+  cmd->add_flag("--explore", f->explore,
+                "The explorer's speed: distinct states per CPU s on 2 CPUs, 3 tasks (one worker); with --kernel-tree, "
+                "the tree's beside the reference's");
   cmd->add_option("--explore-depth", f->explore_depth, "With --explore: the depth bound")->capture_default_str();
   cmd->add_flag("--lab", f->lab, "The lab's speed: the built-in buddy_pair, 10 s simulated, checked (CPU s per simulated s)");
   cmd->add_flag("--json", f->json, "Print a JSON object with events_per_s per model and trace");

@@ -41,8 +41,9 @@ class KernelSrcTreeRun {
   const kernel_src::Machine& kernel_src() const { return *kernel_src_; }
   // Whether no selected property is judged on the tree (its mirror is then never loaded).
   bool judges_nothing() const { return mirror_->empty(); }
-  // The mirror's machine when the tree is judged by P's forms, else nullptr. It holds
-  // the tree's whole state after finish() (before, the CPUs the last event touched).
+  // The mirror's machine when the tree is judged by P's forms, else nullptr: the tree's
+  // state as last loaded (each CPU after the last event that touched it; every CPU
+  // again at finish()).
   template <class P>
   const model::Machine<model::KernelArith, P>* mirror() const {
     const auto* m = dynamic_cast<const BasicKernelSrcMirror<P>*>(mirror_.get());

@@ -24,7 +24,7 @@ using eevdf::properties::testing::Harness;
 
 namespace {
 
-std::string two_tasks(std::string_view profile) {
+std::string two_tasks_of(std::string_view profile) {
   return std::string("eevdf-trace 1\n") + (profile == "6.12" ? "kernel 6.12\n" : "") +
          "topology 1x1\ntask 1\ntask 2\n@0 fork 1\n@0 fork 2\n@1ms tick 0\n";
 }
@@ -32,7 +32,7 @@ std::string two_tasks(std::string_view profile) {
 // Whether the registry adds a per-event check of `name` in arithmetic A, profile P.
 template <class A, class P>
 bool registry_runs(const std::string& name) {
-  Harness<A, P> h(two_tasks(P::name), {name});
+  Harness<A, P> h(two_tasks_of(P::name), {name});
   return !h.run->checker().empty();
 }
 
@@ -43,7 +43,7 @@ bool engine_runs(std::string_view judged_by, std::string_view profile) {
   o.diff_ideal = judged_by == "--diff=ideal";
   o.diff_kernel_src = judged_by == "--diff=kernel-src";
   REQUIRE((o.diff_ideal || o.diff_kernel_src || judged_by == "--diff"));
-  std::istringstream in(two_tasks(profile));
+  std::istringstream in(two_tasks_of(profile));
   std::ostringstream out, err;
   const auto outcome = judged_by == "--diff" ? eevdf::replay::replay_diff(in, "t.trace", o, out, err)
                                              : eevdf::replay::replay(in, "t.trace", o, out, err);

@@ -13,6 +13,7 @@
 #include "properties/tests/harness.h"
 
 using eevdf::properties::testing::Harness;
+using eevdf::properties::testing::with_features;
 using K = eevdf::model::KernelArith;
 using I = eevdf::model::IdealArith;
 using P612 = eevdf::model::profile_6_12;
@@ -99,10 +100,6 @@ task 6 cpu=1
 @10ms tick all
 )";
 
-std::string with_features(const std::string& text, const std::string& features) {
-  const std::size_t at = text.find("task ");
-  return text.substr(0, at) + "features " + features + "\n" + text.substr(at);
-}
 std::string as_612(const std::string& text) {
   return "eevdf-trace 1\nkernel 6.12\n" + text.substr(text.find('\n') + 1);
 }

@@ -43,6 +43,12 @@ task 3 nice=-3
 @5ms tick 0
 )";
 
+// `text` (a trace) with a `features` line before its first task.
+inline std::string with_features(const std::string& text, const std::string& features) {
+  const std::size_t at = text.find("task ");
+  return text.substr(0, at) + "features " + features + "\n" + text.substr(at);
+}
+
 inline trace::Event tick_event() {
   trace::Event e;
   e.verb = trace::Verb::tick;

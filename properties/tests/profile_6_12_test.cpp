@@ -29,7 +29,7 @@ namespace {
 // tick 100us: v1 = X + 100000 < d1: no renewal; V = X + 50000, curr ineligible but
 //   protected: no reschedule.
 // tick 400us: v1 = X + 400000 >= d1: renewed, a reschedule; task 2 runs.
-std::string two_tasks(const std::string& features = "") {
+std::string two_tasks_612(const std::string& features = "") {
   return "eevdf-trace 1\n"
          "kernel 6.12\n"
          "topology 1x1\n"
@@ -42,7 +42,7 @@ std::string two_tasks(const std::string& features = "") {
          "@100us tick 0\n"
          "@400us tick 0\n";
 }
-constexpr int kFork2 = 8;    // the line of `@0 fork 2` (no features line)
+constexpr int kFork2Line = 8;    // the line of `@0 fork 2` (no features line)
 constexpr int kTick100 = 9;  // the line of `@100us tick 0`
 
 const eevdf::model::sched_entity<K>& se(H& h, int id) { return h.task(id).se; }
@@ -50,15 +50,15 @@ const eevdf::model::sched_entity<K>& se(H& h, int id) { return h.task(id).se; }
 }  // namespace
 
 TEST_CASE("6.12 slice_protection holds on the faithful run", "[properties][6.12]") {
-  H h(two_tasks(), {"slice_protection"});
+  H h(two_tasks_612(), {"slice_protection"});
   h.apply_until();
   CHECK(h.sink.count("slice_protection") == 0);
   CHECK(h.run->machine().rqs()[0].curr->id == 2);  // the renewal at 400 us rescheduled
 }
 
 TEST_CASE("6.12 slice_protection fails when a protected curr is rescheduled", "[properties][6.12]") {
-  H h(two_tasks(), {"slice_protection"});
-  h.apply_until(kFork2);
+  H h(two_tasks_612(), {"slice_protection"});
+  h.apply_until(kFork2Line);
   // Cancel task 1's protection behind the check's back (vlag = deadline + 1): at the
   // 100 us tick the model's did_preempt_short sees an unprotected, ineligible curr
   // (v1 = X + 100000 > V = X + 50000) and reschedules; the check's own protection
@@ -71,8 +71,8 @@ TEST_CASE("6.12 slice_protection fails when a protected curr is rescheduled", "[
 }
 
 TEST_CASE("6.12 pick_earliest_deadline exempts curr only while vlag == deadline", "[properties][6.12]") {
-  H h(two_tasks(), {"pick_earliest_deadline"});
-  h.apply_until(kFork2);
+  H h(two_tasks_612(), {"pick_earliest_deadline"});
+  h.apply_until(kFork2Line);
   const auto& rq = h.rq(0);
   // curr 1 and task 2 tie at d = X + 350000, both eligible (v = V = X): a plain pick
   // takes the tree entity 2; task 1 is picked only as a protected curr.
@@ -85,8 +85,8 @@ TEST_CASE("6.12 pick_earliest_deadline exempts curr only while vlag == deadline"
 
 TEST_CASE("6.12 wakeup_preempt_rule: the pick keeps a protected curr only with RUN_TO_PARITY", "[properties][6.12]") {
   SECTION("RUN_TO_PARITY: curr 1 is kept, so a wakeup of 2 must not preempt") {
-    H h(two_tasks(), {"wakeup_preempt_rule"});
-    h.apply_until(kFork2);
+    H h(two_tasks_612(), {"wakeup_preempt_rule"});
+    h.apply_until(kFork2Line);
     const auto& rq = h.rq(0);
     h.checker().wakeup_pick_step(rq, se(h, 1), se(h, 2), false);
     h.checker().wakeup_decided(rq, se(h, 2), false);
@@ -99,8 +99,8 @@ TEST_CASE("6.12 wakeup_preempt_rule: the pick keeps a protected curr only with R
     // The fork of 2 already preempted 1 (no protection in the pick, tie to the tree
     // entity): curr 2, tree {1}, both at v = X, d = X + 350000. A wakeup check of 1
     // picks 1 (the tree entity wins the tie): not preempting breaks the rule.
-    H h(two_tasks("NO_RUN_TO_PARITY"), {"wakeup_preempt_rule"});
-    h.apply_until(kFork2 + 1);
+    H h(two_tasks_612("NO_RUN_TO_PARITY"), {"wakeup_preempt_rule"});
+    h.apply_until(kFork2Line + 1);
     const auto& rq = h.rq(0);
     REQUIRE(rq.curr->id == 2);
     CHECK(h.sink.count("wakeup_preempt_rule") == 0);
@@ -126,10 +126,10 @@ TEST_CASE("6.12 wakeup_preempt_rule and slice_protection follow a do_preempt_sho
 }
 
 TEST_CASE("6.12 sums_consistent: v0 moves to V inside avg_vruntime", "[properties][6.12]") {
-  H h(two_tasks(), {"sums_consistent"});
+  H h(two_tasks_612(), {"sums_consistent"});
   h.apply_until(kTick100);
   const auto& cfs = h.rq(0).cfs;
-  const K::value X = cfs.min_vruntime;  // no avg_vruntime() call has moved v0 yet (see two_tasks)
+  const K::value X = cfs.min_vruntime;  // no avg_vruntime() call has moved v0 yet (see two_tasks_612)
   // V = X + floor((1024 * 100000 + 1024 * 0) / 2048) = X + 50000: the re-base's target,
   // forward of v0 but not the smallest vruntime (X, task 2), which is 6.18's rule.
   h.checker().v0_moved(cfs, X, X + 50000);
@@ -181,10 +181,10 @@ TEST_CASE("min_slice_exact does not apply to 6.12: refused, never passed", "[pro
     o.check = std::move(check);
     return eevdf::replay::replay(in, "t.trace", o, out, err);
   };
-  CHECK(replay_code(two_tasks(), {"min_slice_exact"}) == eevdf::replay::Outcome::bad_input);
+  CHECK(replay_code(two_tasks_612(), {"min_slice_exact"}) == eevdf::replay::Outcome::bad_input);
   const std::string expecting = "eevdf-trace 1\nkernel 6.12\nexpect violation min_slice_exact\ntask 1\n@0 fork 1\n";
   CHECK(replay_code(expecting, {}) == eevdf::replay::Outcome::bad_input);
-  CHECK(replay_code(two_tasks(), {"slice_protection"}) == eevdf::replay::Outcome::clean);
+  CHECK(replay_code(two_tasks_612(), {"slice_protection"}) == eevdf::replay::Outcome::clean);
 }
 
 TEST_CASE("a finding is known only under the profiles its entry names", "[properties][findings]") {

@@ -14,6 +14,7 @@
 #include "properties/tests/harness.h"
 
 using eevdf::properties::testing::Harness;
+using eevdf::properties::testing::with_features;
 using eevdf::properties::testing::tick_event;
 using K = eevdf::model::KernelArith;
 using I = eevdf::model::IdealArith;
@@ -53,7 +54,7 @@ constexpr int kP1Tick05 = 9;  // the line of `@0.5ms tick 0`
 // Two CPUs, mixed nice and slices (0.05 ms and 200 ms are clamped to 0.1 and
 // 100 ms): sleeps, a delayed sleep, a yield, renices of queued and running tasks
 // (nice up and down), setslice, wakeup migration, queued migration, wakes.
-const char* const kMix = R"(eevdf-trace 1
+const char* const kProtectionMix = R"(eevdf-trace 1
 topology 1x2
 task 1
 task 2 nice=5
@@ -95,11 +96,6 @@ task 6 cpu=1 slice=200ms
 @10ms tick all
 )";
 
-std::string with_features(const std::string& text, const std::string& features) {
-  const std::size_t at = text.find("task ");
-  return text.substr(0, at) + "features " + features + "\n" + text.substr(at);
-}
-
 template <class A>
 int run_all(const std::string& text, const std::vector<std::string>& injections = {}) {
   Harness<A> h(text, kAll, injections);
@@ -110,10 +106,10 @@ int run_all(const std::string& text, const std::vector<std::string>& injections 
 }  // namespace
 
 TEST_CASE("protection properties hold on faithful runs", "[properties][protection]") {
-  CHECK(run_all<K>(kMix) == 0);
-  CHECK(run_all<I>(kMix) == 0);
-  CHECK(run_all<K>(with_features(kMix, "RUN_TO_PARITY_WAKEUP")) == 0);
-  CHECK(run_all<I>(with_features(kMix, "RUN_TO_PARITY_WAKEUP")) == 0);
+  CHECK(run_all<K>(kProtectionMix) == 0);
+  CHECK(run_all<I>(kProtectionMix) == 0);
+  CHECK(run_all<K>(with_features(kProtectionMix, "RUN_TO_PARITY_WAKEUP")) == 0);
+  CHECK(run_all<I>(with_features(kProtectionMix, "RUN_TO_PARITY_WAKEUP")) == 0);
   for (const char* features : {"", "NO_RUN_TO_PARITY", "NO_PREEMPT_SHORT", "RUN_TO_PARITY_WAKEUP", "NO_DELAY_ZERO"}) {
     CAPTURE(features);
     CHECK(run_all<K>(p1(features)) == 0);
@@ -201,7 +197,7 @@ task 2
 
 TEST_CASE("slice_sane: bounds and the refreshed default slice", "[properties][protection]") {
   SECTION("faithful: clamped custom slices, setslice, default slices") {
-    Harness<K> h(kMix, {"slice_sane"});
+    Harness<K> h(kProtectionMix, {"slice_sane"});
     h.apply_until();
     CHECK(h.sink.violations.empty());
     CHECK(h.task(5).se.slice == 100'000);       // 0.05 ms clamped up
@@ -209,21 +205,21 @@ TEST_CASE("slice_sane: bounds and the refreshed default slice", "[properties][pr
     CHECK(h.task(2).se.slice == 1'400'000);     // default: 2 * 0.7 ms on two CPUs
   }
   SECTION("a custom slice below 0.1 ms") {
-    Harness<K> h(kMix, {"slice_sane"});
+    Harness<K> h(kProtectionMix, {"slice_sane"});
     h.apply_until(14);
     h.task(3).se.slice = 50'000;
     h.apply_until(15);
     CHECK(h.sink.count("slice_sane") >= 1);
   }
   SECTION("a slice of 0") {
-    Harness<K> h(kMix, {"slice_sane"});
+    Harness<K> h(kProtectionMix, {"slice_sane"});
     h.apply_until(14);
     h.task(2).se.slice = 0;
     h.apply_until(15);
     CHECK(h.sink.count("slice_sane") >= 1);
   }
   SECTION("a default slice that is not the base slice right after placement") {
-    Harness<K> h(kMix, {"slice_sane"});
+    Harness<K> h(kProtectionMix, {"slice_sane"});
     h.apply_until(14);
     auto& se = h.task(2).se;
     se.slice = 1'000'000;  // within bounds: only the placement rule is broken
