@@ -7,9 +7,12 @@
 #
 # A yield that forfeits the slice whether or not the task is eligible breaks
 # yield_rule only after two forks, a yield and an event that makes it ineligible.
-# Usage: explore.sh <eevdf-check> <default tree> <scratch dir>
+# A known finding of the tree (rbtree-rotate-stale-min-slice: a rotation leaves a
+# stale min_slice) is found from its corpus trace's header, reported apart (exit 0),
+# and its path written with `expect finding`, which `replay --kernel-tree` confirms.
+# Usage: explore.sh <eevdf-check> <default tree> <scratch dir> <corpus dir>
 set -euo pipefail
-check=$1 tree=$2 scratch=$3
+check=$1 tree=$2 scratch=$3 corpus=$4
 rm -rf "$scratch"
 mkdir -p "$scratch"
 export EEVDF_CHECK_CACHE=$scratch/cache
@@ -54,3 +57,18 @@ status=0
 "$check" replay --kernel-tree "$copy" "$scratch/found.trace" > "$scratch/replay.txt" 2>&1 ||
   { cat "$scratch/found.trace" "$scratch/replay.txt"; fail "the counterexample does not replay to its violation"; }
 echo "the mutant: yield_rule at depth $least, with and without the reductions; its trace replays"
+
+# The known finding, from the header of its corpus trace.
+status=0
+"$check" explore "$corpus/findings/rbtree-rotate-stale-min-slice.trace" --header-only --kernel-tree "$tree" \
+  --verbs fork,tick --quantum 250us --max-gap 2 --depth 4 --check augmented_consistent --quiet \
+  --out "$scratch/finding.trace" > "$scratch/finding.txt" 2>&1 || status=$?
+[ "$status" = 0 ] || { cat "$scratch/finding.txt"; fail "a known finding alone: exit $status, expected 0"; }
+grep -q "^known finding rbtree-rotate-stale-min-slice (augmented_consistent) at depth 4" "$scratch/finding.txt" &&
+  grep -q "^result: no violation but known findings" "$scratch/finding.txt" ||
+  { cat "$scratch/finding.txt"; fail "the finding is not reported apart at depth 4"; }
+grep -q "^expect finding rbtree-rotate-stale-min-slice" "$scratch/finding.trace" ||
+  { cat "$scratch/finding.trace"; fail "the finding's trace does not expect it"; }
+"$check" replay --kernel-tree "$tree" "$scratch/finding.trace" > "$scratch/finding_replay.txt" 2>&1 ||
+  { cat "$scratch/finding.trace" "$scratch/finding_replay.txt"; fail "the finding's trace does not replay to it"; }
+echo "the known finding rbtree-rotate-stale-min-slice: at depth 4, reported apart; its trace replays"
