@@ -237,8 +237,8 @@ Run add_explore(CLI::App& app) {
   cmd->add_option("--kernel", f->kernel, "The profile: 6.18 or 6.12 (without a trace)")->capture_default_str();
   cmd->add_option("--hz", f->hz, "Tick rate (without a trace)")->capture_default_str();
   cmd->add_option("--kernel-tree", f->tree,
-                  "Explore the fair.c of this kernel tree (kernel-src, judged by its mirror; `builtin`: Debian's "
-                  "6.12) instead of the reference")
+                  "Explore the fair.c of this kernel tree (kernel-src, judged by its mirror; built once and cached) "
+                  "instead of the reference")
       ->type_name("DIR");
   cmd->add_option("--features", f->features, "Feature words after the header's: NO_DELAY_DEQUEUE,NEXT_BUDDY,...");
   cmd->add_option("--inject", f->inject, "Historical bugs to switch on (comma-separated)");

@@ -37,7 +37,7 @@ class Worker : public search::Expansion {
         base_(config, specs, sink_, options.selection),
         work_(config, specs, sink_, options.selection),
         canonical_(specs, options.symmetry),
-        paths_(prefix, task_ids(root_.machine()), options.alphabet.quantum_ns) {
+        paths_(prefix, task_ids(specs), options.alphabet.quantum_ns) {
     // The coverage probes count the transitions tried (work_), not the replays of
     // known paths: each run's probe keeps its own tally across copies.
     if constexpr (std::is_same_v<P, model::profile_6_18>) {

@@ -24,12 +24,6 @@ namespace {
 using search::Candidate;
 using search::Levels;
 
-std::vector<int> ids_of(const std::vector<model::TaskSpec>& specs) {
-  std::vector<int> ids;
-  for (const model::TaskSpec& s : specs) ids.push_back(s.id);
-  return ids;
-}
-
 template <class P>
 class TreeWorker : public search::Expansion {
  public:
@@ -39,7 +33,7 @@ class TreeWorker : public search::Expansion {
   TreeWorker(const model::Config& config, const std::vector<model::TaskSpec>& specs,
              const std::vector<trace::Event>& prefix, const Options& options)
       : config_(config), specs_(specs), prefix_(prefix), options_(options), canonical_(specs, options.symmetry),
-        paths_(prefix, ids_of(specs), options.alphabet.quantum_ns) {}
+        paths_(prefix, task_ids(specs), options.alphabet.quantum_ns) {}
 
   search::Recorder& sink() { return sink_; }
   const search::Paths& paths() const { return paths_; }

@@ -12,6 +12,12 @@ auto order_key(const Move& m, std::uint64_t footprint) {
 }
 }  // namespace
 
+std::vector<int> task_ids(const std::vector<model::TaskSpec>& specs) {
+  std::vector<int> ids;
+  for (const model::TaskSpec& s : specs) ids.push_back(s.id);
+  return ids;
+}
+
 trace::Event to_event(const std::vector<int>& ids, const Move& move, std::uint64_t t, int line) {
   trace::Event e;
   e.line = line;

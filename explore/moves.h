@@ -39,13 +39,8 @@ struct Move {
 // The trace event of `move` at time `t`; `ids`: the task ids by index.
 trace::Event to_event(const std::vector<int>& ids, const Move& move, std::uint64_t t, int line);
 
-// The ids of `m`'s tasks by index.
-template <class M>
-std::vector<int> task_ids(const M& m) {
-  std::vector<int> ids;
-  for (const auto& p : m.tasks()) ids.push_back(p.id);
-  return ids;
-}
+// The task ids by index, as the machines built from `specs` number them.
+std::vector<int> task_ids(const std::vector<model::TaskSpec>& specs);
 
 // The moves enabled in `m`'s state, in a fixed order (task by task, then the CPUs):
 // every verb the state's tasks allow (docs/TRACE_FORMAT.md, which verb is legal in
